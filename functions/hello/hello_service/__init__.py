@@ -1,0 +1,1 @@
+"""hello: greets the caller; the platform's end-to-end smoke test."""

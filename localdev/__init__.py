@@ -1,0 +1,1 @@
+"""The local default: the whole platform on loopback, wired from template.yaml."""

@@ -1,0 +1,110 @@
+"""Read template.yaml so the local default and the tests wire what AWS wires.
+
+The template is the one source of truth for which functions exist, where their
+code lives, which handler the runtime calls and which tables there are. The
+local server and the wiring test read it instead of keeping a second list.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = ROOT / "template.yaml"
+
+
+class _CfnLoader(yaml.SafeLoader):
+    """SafeLoader that keeps CloudFormation short-form tags (`!Ref X` → `{"Ref": X}`)."""
+
+
+def _cfn_tag(loader: _CfnLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
+    name = "Ref" if suffix == "Ref" else f"Fn::{suffix}"
+    if isinstance(node, yaml.ScalarNode):
+        value: Any = loader.construct_scalar(node)
+        if suffix == "GetAtt":
+            value = value.split(".", 1)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        value = loader.construct_mapping(node, deep=True)
+    return {name: value}
+
+
+_CfnLoader.add_multi_constructor("!", _cfn_tag)
+
+
+@dataclass(frozen=True)
+class FunctionWiring:
+    """One `AWS::Serverless::Function` as the runtime would load it."""
+
+    logical_id: str
+    service: str
+    code_dir: Path
+    handler: str
+    environment: dict[str, Any]
+
+    @property
+    def module(self) -> str:
+        return self.handler.rsplit(".", 1)[0]
+
+    @property
+    def attribute(self) -> str:
+        return self.handler.rsplit(".", 1)[1]
+
+    def load_handler(self) -> Any:
+        """Import the handler exactly as the Lambda runtime would (code dir first on sys.path)."""
+        if str(self.code_dir) not in sys.path:
+            sys.path.insert(0, str(self.code_dir))
+        return getattr(importlib.import_module(self.module), self.attribute)
+
+
+@cache
+def load_template(path: Path = TEMPLATE) -> dict[str, Any]:
+    return yaml.load(path.read_text(), Loader=_CfnLoader)  # noqa: S506 - SafeLoader subclass
+
+
+def functions(path: Path = TEMPLATE) -> list[FunctionWiring]:
+    """Every function in the template, router included, in template order."""
+    template = load_template(path)
+    out = []
+    for logical_id, resource in template["Resources"].items():
+        if resource["Type"] != "AWS::Serverless::Function":
+            continue
+        props = resource["Properties"]
+        out.append(
+            FunctionWiring(
+                logical_id=logical_id,
+                service=props["Tags"]["service"],
+                code_dir=(ROOT / props["CodeUri"]).resolve(),
+                handler=props["Handler"],
+                environment=props.get("Environment", {}).get("Variables", {}),
+            )
+        )
+    return out
+
+
+def service_functions(path: Path = TEMPLATE) -> dict[str, FunctionWiring]:
+    """Service name → wiring, for every function but the router."""
+    return {f.service: f for f in functions(path) if f.service != "router"}
+
+
+def tables(path: Path = TEMPLATE) -> dict[str, dict[str, Any]]:
+    """Logical id → properties of every DynamoDB table in the template."""
+    template = load_template(path)
+    return {
+        logical_id: resource["Properties"]
+        for logical_id, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::DynamoDB::Table"
+    }
+
+
+def shared_dir() -> Path:
+    """The common layer's source (what the runtime sees under /opt/python)."""
+    return ROOT / "shared"

@@ -1,0 +1,43 @@
+"""The internal payload between the router and a service Lambda.
+
+The router invokes a service with `ServiceRequest` (already validated
+arguments, the caller's account) and gets back `ServiceReply`. Services are
+reachable only through the router, so they trust this payload and never see
+API keys, HTTP or JSON-RPC.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ServiceRequest(BaseModel):
+    """Invoke payload: `{"tool", "arguments", "account_id", "request_id"}`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    account_id: str
+    request_id: str
+
+
+class ServiceReply(BaseModel):
+    """Invoke result: the tool's `structuredContent` plus extra MCP content blocks.
+
+    `structured_content` is either the tool's output or the handler error
+    object (`is_error: true`); `content` carries extra blocks such as
+    `{"type": "image", "data", "mimeType"}` that the result builder appends
+    after the text block.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    structured_content: dict[str, Any]
+    content: list[dict[str, Any]] = Field(default_factory=list)
+
+    @property
+    def is_error(self) -> bool:
+        return self.structured_content.get("is_error") is True

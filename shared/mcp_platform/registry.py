@@ -1,0 +1,158 @@
+"""The one registry of tools.
+
+Each service declares its tools in `mcp_platform.contracts.<service>` as a
+module-level `TOOLS: list[ToolSpec]`. The router lists, validates and prices
+calls from these specs without invoking anything; the service Lambda looks up
+the same spec to run its implementation. Adding a service means adding one
+contracts module: discovery is by package scan, there is no list to edit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from mcp_platform import contracts
+from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform.schema import input_schema
+
+_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+
+Price = int | Callable[[Any], int]
+"""Credits per call: a constant, or a function of the validated input model."""
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """MCP tool annotations (hints for clients; never trusted for security)."""
+
+    read_only: bool = True
+    destructive: bool = False
+    idempotent: bool = True
+    open_world: bool = False
+
+    def to_wire(self) -> dict[str, bool]:
+        return {
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        }
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """Everything the platform knows about one tool, without its implementation.
+
+    Examples:
+        >>> ToolSpec(
+        ...     name="hello_ping", service="hello", title="Ping",
+        ...     description="Say hello.", input_model=PingInput,
+        ...     output_schema={"type": "object", "required": ["message"]},
+        ... )
+    """
+
+    name: str
+    service: str
+    title: str
+    description: str
+    input_model: type[BaseModel]
+    output_schema: dict[str, Any]
+    annotations: Annotations = field(default_factory=Annotations)
+    price: Price = 0
+
+    def __post_init__(self) -> None:
+        if not _TOOL_NAME.match(self.name):
+            raise ValueError(f"tool name {self.name!r} is not [A-Za-z0-9_.-]{{1,128}}")
+        if self.output_schema.get("type") != "object":
+            raise ValueError(f"{self.name}: outputSchema must have type object")
+        if self.input_model.model_config.get("extra") != "forbid":
+            raise ValueError(f"{self.name}: input model must set extra='forbid'")
+
+    @cached_property
+    def input_schema(self) -> dict[str, Any]:
+        return input_schema(self.input_model)
+
+    @property
+    def billed(self) -> bool:
+        """True when the tool may cost credits (a price function counts as billed)."""
+        return callable(self.price) or self.price > 0
+
+    def price_for(self, arguments: BaseModel) -> int:
+        return self.price(arguments) if callable(self.price) else self.price
+
+    def validate(self, arguments: dict[str, Any] | None) -> BaseModel:
+        """Validate raw arguments; raise `ToolError(invalid_arguments)` naming each bad field."""
+        try:
+            return self.input_model.model_validate(arguments or {})
+        except ValidationError as exc:
+            raise ToolError(
+                f"invalid arguments for {self.name}: {describe_validation_error(exc)}",
+                ErrorCode.INVALID_ARGUMENTS,
+            ) from None
+
+    def to_wire(self) -> dict[str, Any]:
+        """The tool as `tools/list` publishes it."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "outputSchema": self.output_schema,
+            "annotations": {"title": self.title, **self.annotations.to_wire()},
+        }
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """One line per problem, `field.path: message`, for a model to act on."""
+    parts = []
+    for err in exc.errors(include_url=False, include_context=False, include_input=False):
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+class Registry:
+    """All tools of all services, in a deterministic order (service, then declaration)."""
+
+    def __init__(self, specs: list[ToolSpec]) -> None:
+        self._by_name: dict[str, ToolSpec] = {}
+        for spec in specs:
+            if spec.name in self._by_name:
+                raise ValueError(f"duplicate tool name {spec.name!r}")
+            self._by_name[spec.name] = spec
+        order = {spec.name: i for i, spec in enumerate(specs)}
+        self._ordered = sorted(specs, key=lambda s: (s.service, order[s.name]))
+
+    def __iter__(self) -> Iterator[ToolSpec]:
+        return iter(self._ordered)
+
+    def __len__(self) -> int:
+        return len(self._ordered)
+
+    def get(self, name: str) -> ToolSpec | None:
+        return self._by_name.get(name)
+
+    @property
+    def services(self) -> list[str]:
+        return sorted({spec.service for spec in self._ordered})
+
+    def for_service(self, service: str) -> list[ToolSpec]:
+        return [spec for spec in self._ordered if spec.service == service]
+
+
+def load_registry() -> Registry:
+    """Collect `TOOLS` from every module in `mcp_platform.contracts`."""
+    specs: list[ToolSpec] = []
+    for module in pkgutil.iter_modules(contracts.__path__):
+        if module.name.startswith("_"):
+            continue
+        specs.extend(importlib.import_module(f"{contracts.__name__}.{module.name}").TOOLS)
+    return Registry(specs)

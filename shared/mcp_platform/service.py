@@ -1,0 +1,125 @@
+"""The service side of a tool call: from invoke payload to `ServiceReply`.
+
+A service Lambda is `ServiceApp(service, {tool_name: implementation})` and its
+handler is `app.lambda_handler`. The app re-validates arguments against the
+registry's input model (the router already did; a service never trusts its
+input to have come from a current router), runs the implementation, and turns
+every failure into the handler error object: a service never raises to the
+Lambda runtime, so the router never sees a traceback.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from mcp_platform.dispatch import ServiceReply, ServiceRequest
+from mcp_platform.errors import ErrorCode, ToolError, error_object
+from mcp_platform.observability import logger, tracer
+from mcp_platform.registry import Registry, ToolSpec, load_registry
+
+
+@dataclass(frozen=True)
+class CallContext:
+    """Who is calling: handed to every implementation beside its arguments."""
+
+    account_id: str
+    request_id: str
+    deadline: float | None = None
+    """`time.monotonic()` by which the implementation should have returned, if known."""
+
+    def seconds_left(self, default: float = 30.0) -> float:
+        return default if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+
+@dataclass
+class ToolOutput:
+    """An implementation's result when it has more than `structuredContent` to say."""
+
+    structured: dict[str, Any]
+    content: list[dict[str, Any]] = field(default_factory=list)
+
+
+Implementation = Callable[[Any, CallContext], "dict[str, Any] | BaseModel | ToolOutput"]
+
+
+class ServiceApp:
+    """Runs the tools of one service.
+
+    Examples:
+        >>> app = ServiceApp("hello", {"hello_ping": ping})
+        >>> handler = app.lambda_handler
+    """
+
+    def __init__(
+        self,
+        service: str,
+        implementations: Mapping[str, Implementation],
+        registry: Registry | None = None,
+    ) -> None:
+        registry = registry or load_registry()
+        specs = {spec.name: spec for spec in registry.for_service(service)}
+        if missing := sorted(set(specs) - set(implementations)):
+            raise ValueError(f"service {service!r} has no implementation for {missing}")
+        if unknown := sorted(set(implementations) - set(specs)):
+            raise ValueError(f"service {service!r} implements tools it does not declare: {unknown}")
+        self.service = service
+        self._tools: dict[str, tuple[ToolSpec, Implementation]] = {
+            name: (specs[name], impl) for name, impl in implementations.items()
+        }
+        self.lambda_handler = self._decorate(self._lambda_entry)
+
+    def handle(self, payload: Mapping[str, Any], context: CallContext | None = None) -> ServiceReply:
+        """Run one call. Never raises: every failure is an error object in the reply."""
+        try:
+            request = ServiceRequest.model_validate(payload)
+        except ValidationError as exc:
+            return _error(f"malformed service payload: {exc.error_count()} problem(s)", ErrorCode.INTERNAL)
+        entry = self._tools.get(request.tool)
+        if entry is None:
+            return _error(f"{self.service} has no tool {request.tool!r}", ErrorCode.NOT_FOUND)
+        spec, implementation = entry
+        ctx = context or CallContext(account_id=request.account_id, request_id=request.request_id)
+        try:
+            arguments = spec.validate(request.arguments)
+            return _reply(implementation(arguments, ctx))
+        except ToolError as exc:
+            logger.info("tool error", extra={"tool": spec.name, "code": exc.code})
+            return ServiceReply(structured_content=exc.to_object())
+        except Exception:
+            # The traceback goes to the log (without argument values), never to the caller.
+            logger.exception("tool crashed", extra={"tool": spec.name})
+            return _error(f"{spec.name} failed unexpectedly; the call was not charged", ErrorCode.INTERNAL)
+
+    def _lambda_entry(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        deadline = None
+        if context is not None and hasattr(context, "get_remaining_time_in_millis"):
+            deadline = time.monotonic() + context.get_remaining_time_in_millis() / 1000 - 1.0
+        ctx = CallContext(
+            account_id=str(event.get("account_id", "")),
+            request_id=str(event.get("request_id", "")),
+            deadline=deadline,
+        )
+        logger.append_keys(tool=event.get("tool"), request_id=ctx.request_id)
+        return self.handle(event, ctx).model_dump(mode="json")
+
+    @staticmethod
+    def _decorate(entry: Callable[[dict[str, Any], Any], dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+        traced = tracer.capture_lambda_handler(entry, capture_response=False)
+        return logger.inject_lambda_context(traced, correlation_id_path="request_id", clear_state=True)
+
+
+def _reply(result: dict[str, Any] | BaseModel | ToolOutput) -> ServiceReply:
+    if isinstance(result, ToolOutput):
+        return ServiceReply(structured_content=result.structured, content=result.content)
+    if isinstance(result, BaseModel):
+        return ServiceReply(structured_content=result.model_dump(mode="json", exclude_none=True))
+    return ServiceReply(structured_content=result)
+
+
+def _error(message: str, code: str) -> ServiceReply:
+    return ServiceReply(structured_content=error_object(message, code))

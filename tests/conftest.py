@@ -1,0 +1,72 @@
+"""Test environment: fake AWS credentials, code on the path as the template wires it.
+
+Fixtures every tier shares: `aws` (moto with the template's tables created),
+`registry`, and `validate_output` (jsonschema against a tool's outputSchema).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Set before any boto3 client exists: tests never talk to real AWS.
+for key, value in {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "POWERTOOLS_TRACE_DISABLED": "true",
+    "POWERTOOLS_METRICS_NAMESPACE": "McpPlatform",
+    "POWERTOOLS_SERVICE_NAME": "tests",
+}.items():
+    os.environ[key] = value
+os.environ.pop("AWS_PROFILE", None)
+
+sys.path.insert(0, str(ROOT / "shared"))
+sys.path.insert(0, str(ROOT))
+from localdev import template  # noqa: E402
+
+for wiring in template.functions():
+    if str(wiring.code_dir) not in sys.path:
+        sys.path.insert(0, str(wiring.code_dir))
+
+import jsonschema  # noqa: E402
+import pytest  # noqa: E402
+
+from mcp_platform.registry import Registry, load_registry  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def registry() -> Registry:
+    return load_registry()
+
+
+@pytest.fixture
+def aws() -> Iterator[None]:
+    """moto for every AWS API, with the template's DynamoDB tables created (named by logical id)."""
+    from moto import mock_aws
+
+    from localdev.store import create_tables
+
+    with mock_aws():
+        create_tables()
+        yield
+
+
+@pytest.fixture
+def validate_output(registry: Registry):  # noqa: ANN201 - returns a checker
+    """`validate_output(tool_name, structured)`: jsonschema-validate a non-error result."""
+
+    def check(tool: str, structured: dict[str, Any]) -> dict[str, Any]:
+        assert structured.get("is_error") is not True, structured
+        spec = registry.get(tool)
+        assert spec is not None, f"unknown tool {tool}"
+        jsonschema.Draft202012Validator(spec.output_schema).validate(structured)
+        return structured
+
+    return check
