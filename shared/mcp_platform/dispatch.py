@@ -22,6 +22,8 @@ class ServiceRequest(BaseModel):
     arguments: dict[str, Any] = Field(default_factory=dict)
     account_id: str
     request_id: str
+    balance: int | None = None
+    """The caller's credits before this call, only for tools that declare `needs_balance`."""
 
 
 class ServiceReply(BaseModel):
@@ -37,6 +39,8 @@ class ServiceReply(BaseModel):
 
     structured_content: dict[str, Any]
     content: list[dict[str, Any]] = Field(default_factory=list)
+    waive_charge: bool = False
+    """A successful result that must not be billed (e.g. a research brief whose quote gate failed)."""
 
     @property
     def is_error(self) -> bool:

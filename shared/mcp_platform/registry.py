@@ -67,6 +67,10 @@ class ToolSpec:
     output_schema: dict[str, Any]
     annotations: Annotations = field(default_factory=Annotations)
     price: Price = 0
+    needs_balance: bool = False
+    """The router reads the caller's balance and passes it (`CallContext.balance`); costs one read."""
+    preview: bool = False
+    """Listed and callable only when the deployment enables preview tools (`ENABLE_PREVIEW_TOOLS=1`)."""
 
     def __post_init__(self) -> None:
         if not _TOOL_NAME.match(self.name):

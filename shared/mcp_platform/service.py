@@ -29,6 +29,8 @@ class CallContext:
 
     account_id: str
     request_id: str
+    balance: int | None = None
+    """The caller's credits before this call; set only for tools declaring `needs_balance`."""
     deadline: float | None = None
     """`time.monotonic()` by which the implementation should have returned, if known."""
 
@@ -42,6 +44,9 @@ class ToolOutput:
 
     structured: dict[str, Any]
     content: list[dict[str, Any]] = field(default_factory=list)
+    """Extra MCP content blocks after the text block, e.g. `{"type": "image", "data", "mimeType"}`."""
+    waive_charge: bool = False
+    """True for a successful answer that must cost nothing (the router refunds the reservation)."""
 
 
 Implementation = Callable[[Any, CallContext], "dict[str, Any] | BaseModel | ToolOutput"]
@@ -83,7 +88,9 @@ class ServiceApp:
         if entry is None:
             return _error(f"{self.service} has no tool {request.tool!r}", ErrorCode.NOT_FOUND)
         spec, implementation = entry
-        ctx = context or CallContext(account_id=request.account_id, request_id=request.request_id)
+        ctx = context or CallContext(
+            account_id=request.account_id, request_id=request.request_id, balance=request.balance
+        )
         try:
             arguments = spec.validate(request.arguments)
             return _reply(implementation(arguments, ctx))
@@ -99,9 +106,11 @@ class ServiceApp:
         deadline = None
         if context is not None and hasattr(context, "get_remaining_time_in_millis"):
             deadline = time.monotonic() + context.get_remaining_time_in_millis() / 1000 - 1.0
+        balance = event.get("balance")
         ctx = CallContext(
             account_id=str(event.get("account_id", "")),
             request_id=str(event.get("request_id", "")),
+            balance=balance if isinstance(balance, int) else None,
             deadline=deadline,
         )
         logger.append_keys(tool=event.get("tool"), request_id=ctx.request_id)
@@ -115,7 +124,9 @@ class ServiceApp:
 
 def _reply(result: dict[str, Any] | BaseModel | ToolOutput) -> ServiceReply:
     if isinstance(result, ToolOutput):
-        return ServiceReply(structured_content=result.structured, content=result.content)
+        return ServiceReply(
+            structured_content=result.structured, content=result.content, waive_charge=result.waive_charge
+        )
     if isinstance(result, BaseModel):
         return ServiceReply(structured_content=result.model_dump(mode="json", exclude_none=True))
     return ServiceReply(structured_content=result)
