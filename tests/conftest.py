@@ -27,13 +27,8 @@ for key, value in {
     os.environ[key] = value
 os.environ.pop("AWS_PROFILE", None)
 
-sys.path.insert(0, str(ROOT / "shared"))
 sys.path.insert(0, str(ROOT))
-from localdev import template  # noqa: E402
-
-for wiring in template.functions():
-    if str(wiring.code_dir) not in sys.path:
-        sys.path.insert(0, str(wiring.code_dir))
+import localdev  # noqa: E402,F401 - puts the layer and every function's code on sys.path
 
 import jsonschema  # noqa: E402
 import pytest  # noqa: E402
