@@ -17,7 +17,7 @@ from mcp_router.gateway import Gateway
 from mcp_router.wiring import dependencies_from_env
 
 _deps = dependencies_from_env()
-app = GatewayApp(Gateway(_deps), _deps.settings.max_body_bytes)
+app = GatewayApp(Gateway(_deps), _deps.settings.max_body_bytes, offload=False)
 _asgi_adapter = Mangum(app, lifespan="off")
 
 
