@@ -53,6 +53,7 @@ __all__ = [
     "Blob",
     "StagedOutput",
     "binary_input",
+    "decode_base64",
     "sniff_media_type",
     "stage_output",
 ]
@@ -181,7 +182,7 @@ def _parse(value: str, max_bytes: int, media_types: tuple[str, ...], argument: s
         if match is None:
             raise ValueError("a data: URL must be data:<type>;base64,<data>")
         declared, value = match.group("type"), value[match.end() :]
-    data = _decode_base64(value, max_bytes)
+    data = decode_base64(value, max_bytes)
     blob = Blob(data, sniff_media_type(data) or (declared or _OCTETS).lower())
     try:
         _check_type(blob.media_type, media_types, argument)
@@ -190,7 +191,11 @@ def _parse(value: str, max_bytes: int, media_types: tuple[str, ...], argument: s
     return BinaryRef("base64", value, max_bytes, media_types, argument, inline=blob)
 
 
-def _decode_base64(value: str, max_bytes: int) -> bytes:
+def decode_base64(value: str, max_bytes: int) -> bytes:
+    """Decode standard or URL-safe base64 (whitespace and missing padding tolerated).
+
+    Raises `ValueError` (for pydantic validators) when invalid, empty or over `max_bytes`.
+    """
     compact = _WHITESPACE.sub("", value)
     if len(compact) * 3 // 4 > max_bytes + 2:
         raise ValueError(f"the decoded file would exceed {max_bytes} bytes")
