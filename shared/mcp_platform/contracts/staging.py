@@ -27,7 +27,7 @@ _Ttl = Field(
     default=DEFAULT_TTL_S,
     ge=MIN_TTL_S,
     le=MAX_TTL_S,
-    description=f"Seconds the file is kept, {MIN_TTL_S}–{MAX_TTL_S} (one day).",
+    description=f"Seconds the file is kept, {MIN_TTL_S} to {MAX_TTL_S} (one day).",
 )
 _Filename = Field(
     default=None,
@@ -38,7 +38,7 @@ _Filename = Field(
 
 def _check_filename(value: str | None) -> str | None:
     if value is not None and not _FILENAME.match(value):
-        raise ValueError("a file name has 1–255 characters and no slash, backslash or control character")
+        raise ValueError("a file name has 1 to 255 characters and no slash, backslash or control character")
     return value
 
 
