@@ -111,6 +111,9 @@ _IMAGE_FACTS: dict[str, Any] = {
     "mode": {"type": "string", "description": "Pillow mode: RGB, RGBA, L, P, CMYK, ..."},
 }
 
+_NEW_FILE = Annotations(read_only=False, idempotent=False)
+"""Each call stores a new file: not read-only, not idempotent."""
+
 TOOLS = [
     ToolSpec(
         name="img_info",
@@ -157,7 +160,7 @@ TOOLS = [
             "required": [*_IMAGE_FACTS, "file", "metadata_stripped"],
             "additionalProperties": False,
         },
-        annotations=Annotations(read_only=False, idempotent=False),
+        annotations=_NEW_FILE,
         price=1,
     ),
     ToolSpec(

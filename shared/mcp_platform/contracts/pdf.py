@@ -99,6 +99,9 @@ class StatusInput(BaseModel):
 
 _PAGES = {"type": "integer", "minimum": 0}
 
+_NEW_FILE = Annotations(read_only=False, idempotent=False)
+"""Each call stores a new file: not read-only, not idempotent."""
+
 TOOLS = [
     ToolSpec(
         name="pdf_from_markdown",
@@ -114,7 +117,7 @@ TOOLS = [
             "required": ["file", "pages"],
             "additionalProperties": False,
         },
-        annotations=Annotations(read_only=False, idempotent=False),
+        annotations=_NEW_FILE,
         price=2,
     ),
     ToolSpec(
@@ -134,7 +137,7 @@ TOOLS = [
             "required": ["file", "pages", "source_pages"],
             "additionalProperties": False,
         },
-        annotations=Annotations(read_only=False, idempotent=False),
+        annotations=_NEW_FILE,
         price=1,
     ),
     ToolSpec(
@@ -164,7 +167,7 @@ TOOLS = [
             "required": ["source_pages", "parts"],
             "additionalProperties": False,
         },
-        annotations=Annotations(read_only=False, idempotent=False),
+        annotations=_NEW_FILE,
         price=1,
     ),
     ToolSpec(
