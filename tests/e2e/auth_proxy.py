@@ -32,7 +32,13 @@ class AuthProxy:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"] if k.lower() != b"authorization"]
+        # Values are stripped of surrounding whitespace (RFC 9110 OWS) because httpx refuses to send it;
+        # the router's own whitespace handling is covered by its unit tests.
+        headers = [
+            (k.decode("latin-1"), v.decode("latin-1").strip())
+            for k, v in scope["headers"]
+            if k.lower() != b"authorization"
+        ]
         headers.append(("authorization", f"Bearer {self._key}"))
         query = f"?{scope['query_string'].decode()}" if scope.get("query_string") else ""
         async with httpx.AsyncClient(timeout=60) as client:
