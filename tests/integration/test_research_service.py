@@ -52,7 +52,7 @@ def ok(tool: str, reply: Any, validate_output: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def live_from(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201 - returns a setter
+def live_from(monkeypatch: pytest.MonkeyPatch):
     """`live_from("file.json")`: answer in live mode from a recorded run under tests/fixtures/research/."""
 
     def use(name: str | Path) -> None:
@@ -116,8 +116,12 @@ def test_reply_that_is_not_json_fails_the_gate_with_a_gap(live_from: Any, valida
 
 def test_no_time_left_returns_what_it_has_instead_of_timing_out(live_from: Any, validate_output: Any) -> None:
     live_from("brief_gate_fails.json")
-    payload = {"tool": "research_brief", "arguments": {"query": WEBB, "depth": "quick"}, "account_id": "a",
-               "request_id": "r"}
+    payload = {
+        "tool": "research_brief",
+        "arguments": {"query": WEBB, "depth": "quick"},
+        "account_id": "a",
+        "request_id": "r",
+    }
     reply = app.handle(payload, CallContext("a", "r", deadline=time.monotonic() + 3))
     out = ok("research_brief", reply, validate_output)
     assert out["fail_gate"]["reason"] == "quote_gate_failed" and reply.waive_charge
@@ -150,7 +154,11 @@ def test_deep_with_preview_runs_and_is_never_billed(preview_on: None, live_from:
 
 @pytest.mark.parametrize(
     ("arguments", "field"),
-    [({"query": WEBB, "depth": "fast"}, "depth"), ({"depth": "quick"}, "query"), ({"query": "", "depth": "quick"}, "query")],
+    [
+        ({"query": WEBB, "depth": "fast"}, "depth"),
+        ({"depth": "quick"}, "query"),
+        ({"query": "", "depth": "quick"}, "query"),
+    ],
 )
 def test_bad_brief_input_names_the_field(arguments: dict[str, Any], field: str) -> None:
     out = call("research_brief", **arguments).structured_content
@@ -168,18 +176,19 @@ def test_golden_lookup_of_a_live_page_is_found(validate_output: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("url", "verdict", "status", "billed"),
+    ("url", "expected"),
     [
-        ("https://science.nasa.gov/mission/webb-old/", "moved", 301, True),
-        ("https://science.nasa.gov/gone/", "not_found", 404, True),
-        ("https://example.org/private/", "blocked", None, False),
-        ("https://example.org/members/", "blocked", 403, False),
-        ("https://example.org/slow/", "unaudited", None, False),
+        ("https://science.nasa.gov/mission/webb-old/", ("moved", 301, True)),
+        ("https://science.nasa.gov/gone/", ("not_found", 404, True)),
+        ("https://example.org/private/", ("blocked", None, False)),
+        ("https://example.org/members/", ("blocked", 403, False)),
+        ("https://example.org/slow/", ("unaudited", None, False)),
     ],
 )
 def test_lookup_verdict_follows_the_pages_outcome(
-    url: str, verdict: str, status: int | None, billed: bool, live_from: Any, validate_output: Any
+    url: str, expected: tuple[str, int | None, bool], live_from: Any, validate_output: Any
 ) -> None:
+    verdict, status, billed = expected
     live_from("lookup_url_outcomes.json")
     reply = call("source_lookup", claim_or_url=url, ask="When did Webb launch?")
     out = ok("source_lookup", reply, validate_output)
@@ -190,8 +199,11 @@ def test_lookup_verdict_follows_the_pages_outcome(
 
 def test_moved_page_reports_where_it_went(live_from: Any, validate_output: Any) -> None:
     live_from("lookup_url_outcomes.json")
-    out = ok("source_lookup", call("source_lookup", claim_or_url="https://science.nasa.gov/mission/webb-old/",
-                                   ask="When did Webb launch?"), validate_output)
+    out = ok(
+        "source_lookup",
+        call("source_lookup", claim_or_url="https://science.nasa.gov/mission/webb-old/", ask="When did Webb launch?"),
+        validate_output,
+    )
     assert "https://science.nasa.gov/mission/webb/overview/" in out["gaps"][0]
     assert out["sources"][0]["url"] == "https://science.nasa.gov/mission/webb/overview/"
 
@@ -214,14 +226,18 @@ def test_bad_lookup_input_names_the_field() -> None:
 
 
 def test_compare_needs_preview() -> None:
-    out = call("compare_options", options=["Hubble", "Webb"], question="which orbits higher?", criteria=["orbit"]).structured_content
+    out = call(
+        "compare_options", options=["Hubble", "Webb"], question="which orbits higher?", criteria=["orbit"]
+    ).structured_content
     assert out["code"] == "preview_required" and out["error"] == "preview_required" and out["message"]
 
 
 def test_compare_gates_each_cell(preview_on: None, live_from: Any, validate_output: Any) -> None:
     live_from("compare_hubble_webb.json")
     reply = call(
-        "compare_options", options=["Hubble", "Webb"], question="launch date and orbit",
+        "compare_options",
+        options=["Hubble", "Webb"],
+        question="launch date and orbit",
         criteria=["launch date", "orbit"],
     )
     out = ok("compare_options", reply, validate_output)

@@ -18,7 +18,7 @@ def _one(quote: str, url: str = NASA) -> tuple[list[DraftClaim], list[str]]:
 
 
 def test_normalise_folds_quote_marks_and_whitespace_only() -> None:
-    assert normalise("\u201cWebb\u201d\u00a0 launched\u200b \n on Europe\u2019s") == "\"Webb\" launched on Europe's"
+    assert normalise("\u201cWebb\u201d\u00a0 launched\u200b \n on Europe\u2019s") == '"Webb" launched on Europe\'s'
     assert normalise("Launched") != normalise("launched")
 
 

@@ -1,7 +1,6 @@
 """Lambda entry of the research service (template: `research_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
-
 from research_service.brief import research_brief
 from research_service.compare import compare_options
 from research_service.credits import credits

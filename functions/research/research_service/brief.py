@@ -17,7 +17,6 @@ from research_service.sources import confidence
 if TYPE_CHECKING:
     from mcp_platform.contracts.research import ResearchBriefInput
     from mcp_platform.service import CallContext, ToolOutput
-
     from research_service.ports import Backends
 
 TOOL = "research_brief"
@@ -55,7 +54,7 @@ def run_brief(backends: Backends, arguments: ResearchBriefInput, seconds_left: f
     parsed: BriefDraft | None = None
     if reading.pages:
         task = f"Question: {arguments.query}\nAnswer as of: {arguments.as_of_hint or 'today'}"
-        parsed, why = draft(backends.llm, budget, BRIEF_SYSTEM, task, reading.pages, BriefDraft)
+        parsed, why = draft(backends.llm, budget, BRIEF_SYSTEM, task, pages=reading.pages, shape=BriefDraft)
         if why:
             gaps.append(why)
     drafts = [claim.to_draft() for claim in parsed.claims] if parsed else []

@@ -9,8 +9,11 @@ returns what it has, with a gap saying so — never a timeout.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 CHARS_PER_TOKEN = 4
 """A conservative estimate for English prose; budgets are caps, not bills."""

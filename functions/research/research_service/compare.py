@@ -18,7 +18,6 @@ from research_service.sources import confidence
 if TYPE_CHECKING:
     from mcp_platform.contracts.research import CompareOptionsInput
     from mcp_platform.service import CallContext, ToolOutput
-
     from research_service.drafting import CellDraft
     from research_service.ports import Backends
 
@@ -37,7 +36,9 @@ def compare_options(arguments: CompareOptionsInput, ctx: CallContext) -> ToolOut
 def run_compare(backends: Backends, arguments: CompareOptionsInput, seconds_left: float) -> ToolOutput:
     options = arguments.options
     caps = replace(
-        CAPS["standard"], searches=1, pages=min(PAGES_PER_OPTION * len(options), CAPS["deep"].pages),
+        CAPS["standard"],
+        searches=1,
+        pages=min(PAGES_PER_OPTION * len(options), CAPS["deep"].pages),
         min_claims=len(options),
     )
     budget = Budget(caps, seconds_left)
@@ -51,10 +52,9 @@ def run_compare(backends: Backends, arguments: CompareOptionsInput, seconds_left
     parsed: CompareDraft | None = None
     if reading.pages:
         task = (
-            f"Question: {arguments.question}\nOptions: {'; '.join(options)}\n"
-            f"Criteria: {'; '.join(arguments.criteria)}"
+            f"Question: {arguments.question}\nOptions: {'; '.join(options)}\nCriteria: {'; '.join(arguments.criteria)}"
         )
-        parsed, why = draft(backends.llm, budget, COMPARE_SYSTEM, task, reading.pages, CompareDraft)
+        parsed, why = draft(backends.llm, budget, COMPARE_SYSTEM, task, pages=reading.pages, shape=CompareDraft)
         if why:
             gaps.append(why)
     cells: dict[DraftClaim, CellDraft] = {cell.to_draft(): cell for cell in parsed.cells} if parsed else {}
@@ -66,8 +66,9 @@ def run_compare(backends: Backends, arguments: CompareOptionsInput, seconds_left
     passed = len(covered) >= caps.min_claims
     sources = backed_sources(result.kept, reading.pages)
     envelope = Envelope(
-        tldr=parsed.tldr if passed and parsed else f"No comparison: verified cells cover {len(covered)} of "
-        f"{len(options)} options.",
+        tldr=parsed.tldr
+        if passed and parsed
+        else f"No comparison: verified cells cover {len(covered)} of {len(options)} options.",
         body={"question": arguments.question, "options": options, "criteria": arguments.criteria, "table": table},
         confidence=confidence((s["url"], s["type"]) for s in sources) if passed else "unknown",
         sources=sources,
@@ -82,8 +83,11 @@ def run_compare(backends: Backends, arguments: CompareOptionsInput, seconds_left
 
 def _row(cell: CellDraft) -> dict[str, Any]:
     return {
-        "option": cell.option, "criterion": cell.criterion, "value": cell.value,
-        "quote": cell.quote, "source_url": cell.source_url,
+        "option": cell.option,
+        "criterion": cell.criterion,
+        "value": cell.value,
+        "quote": cell.quote,
+        "source_url": cell.source_url,
     }
 
 

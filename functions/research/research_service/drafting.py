@@ -121,7 +121,7 @@ def pages_block(pages: list[Page], chars_per_page: int) -> str:
 
 
 def draft(
-    llm: Llm, budget: Budget, system: str, task: str, pages: list[Page], shape: type[DraftT]
+    llm: Llm, budget: Budget, system: str, task: str, *, pages: list[Page], shape: type[DraftT]
 ) -> tuple[DraftT | None, str | None]:
     """Ask once within the budget; (parsed draft, None) or (None, the gap explaining why there is none)."""
     timeout = budget.draft_timeout()

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_platform.contracts.research import SCHEMA_VERSION
 from mcp_platform.service import ToolOutput
-
-from research_service.ports import Page
-from research_service.quote_gate import DraftClaim
 from research_service.sources import publisher
+
+if TYPE_CHECKING:
+    from research_service.ports import Page
+    from research_service.quote_gate import DraftClaim
 
 
 def utc_now() -> str:

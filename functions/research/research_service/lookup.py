@@ -25,7 +25,6 @@ from research_service.sources import confidence
 if TYPE_CHECKING:
     from mcp_platform.contracts.research import SourceLookupInput
     from mcp_platform.service import CallContext, ToolOutput
-
     from research_service.ports import Backends
 
 TOOL = "source_lookup"
@@ -52,8 +51,10 @@ def source_lookup(arguments: SourceLookupInput, ctx: CallContext) -> ToolOutput:
     budget = Budget(CAPS["quick"], ctx.seconds_left())
     target = arguments.claim_or_url.strip()
     is_url = target.lower().startswith(("http://", "https://"))
-    audit = audit_url(backends, budget, target, arguments.ask) if is_url else audit_claim(
-        backends, budget, target, arguments.ask
+    audit = (
+        audit_url(backends, budget, target, arguments.ask)
+        if is_url
+        else audit_claim(backends, budget, target, arguments.ask)
     )
     return _answer(audit, backends.mode, extra)
 
@@ -97,7 +98,7 @@ def audit_claim(backends: Backends, budget: Budget, claim: str, ask: str) -> Aud
 
 
 def _judge(backends: Backends, budget: Budget, task: str, reading: Reading) -> Audit:
-    parsed, why = draft(backends.llm, budget, LOOKUP_SYSTEM, task, reading.pages, LookupDraft)
+    parsed, why = draft(backends.llm, budget, LOOKUP_SYSTEM, task, pages=reading.pages, shape=LookupDraft)
     if parsed is None:
         reading.gaps.append(why or "no model reply")
         return Audit("unaudited", None, reading)

@@ -20,9 +20,9 @@ from research_service.live import live_backends
 from research_service.recorded import RECORDINGS, find_golden, replay
 
 if TYPE_CHECKING:
-    from mcp_platform.service import ToolOutput
     from pydantic import BaseModel
 
+    from mcp_platform.service import ToolOutput
     from research_service.ports import Backends
 
 SAMPLE_GAP = (

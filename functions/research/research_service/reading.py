@@ -8,18 +8,21 @@ so whatever was read is still drafted and gated.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from research_service.budget import Budget
 from research_service.ports import (
     FetchBlockedError,
     FetchFailedError,
     Page,
     PageFetcher,
-    SearchHit,
     Searcher,
+    SearchHit,
     UpstreamError,
 )
 from research_service.sources import publisher
+
+if TYPE_CHECKING:
+    from research_service.budget import Budget
 
 RESULTS_PER_SEARCH = 8
 

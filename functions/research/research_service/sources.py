@@ -8,17 +8,39 @@ encyclopaedias, forums and aggregators repeat it and are secondary.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 _SECOND_LEVEL = frozenset({"co", "com", "ac", "gov", "org", "net", "edu", "govt", "nic", "or", "ne", "go"})
 _PRIMARY_SUFFIXES = (".gov", ".mil", ".edu", ".int", ".europa.eu", ".gov.uk", ".ac.uk", ".gc.ca", ".gov.au")
 _SECONDARY_PUBLISHERS = frozenset(
     {
-        "wikipedia.org", "wikimedia.org", "medium.com", "reddit.com", "quora.com", "substack.com",
-        "stackexchange.com", "stackoverflow.com", "youtube.com", "facebook.com", "x.com", "twitter.com",
-        "linkedin.com", "bbc.co.uk", "bbc.com", "cnn.com", "reuters.com", "apnews.com", "nytimes.com",
-        "theguardian.com", "forbes.com", "investopedia.com", "britannica.com",
+        "wikipedia.org",
+        "wikimedia.org",
+        "medium.com",
+        "reddit.com",
+        "quora.com",
+        "substack.com",
+        "stackexchange.com",
+        "stackoverflow.com",
+        "youtube.com",
+        "facebook.com",
+        "x.com",
+        "twitter.com",
+        "linkedin.com",
+        "bbc.co.uk",
+        "bbc.com",
+        "cnn.com",
+        "reuters.com",
+        "apnews.com",
+        "nytimes.com",
+        "theguardian.com",
+        "forbes.com",
+        "investopedia.com",
+        "britannica.com",
     }
 )
 

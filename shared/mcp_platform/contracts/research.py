@@ -61,9 +61,7 @@ def _inline(node: Any, definitions: dict[str, Any]) -> Any:
 class ResearchBriefInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(
-        min_length=3, max_length=500, description="The research question, in plain words (not a URL)."
-    )
+    query: str = Field(min_length=3, max_length=500, description="The research question, in plain words (not a URL).")
     depth: Depth = Field(
         description="quick: up to 3 pages, 25 credits. standard: up to 6 pages, 60 credits. "
         "deep: preview only (ENABLE_PREVIEW_TOOLS=1), up to 10 pages, free; otherwise error preview_required."
@@ -147,7 +145,8 @@ TOOLS = [
         service="research",
         title="Compare options (preview)",
         description="Preview: compares 2-6 options on 1-8 criteria for a question, researching each on the "
-        "web; body is a table of option x criterion with the quote behind each cell. " + _ENVELOPE_NOTE
+        "web; body is a table of option x criterion with the quote behind each cell. "
+        + _ENVELOPE_NOTE
         + " Always free (billable false).",
         input_model=CompareOptionsInput,
         output_schema=seed_schema("envelope"),
