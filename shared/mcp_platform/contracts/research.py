@@ -112,23 +112,38 @@ _ENVELOPE_NOTE = (
     "carries fail_gate {reason: quote_gate_failed, retryable} and costs nothing."
 )
 
-TOOLS = [
-    ToolSpec(
-        name="research_brief",
+_WEB = Annotations(read_only=True, idempotent=False, open_world=True)
+"""Research reads the open web; the same question may get a different answer later."""
+
+
+def _tool(name: str, title: str, description: str, input_model: type[BaseModel], output: str, **kw: Any) -> ToolSpec:
+    """A research ToolSpec whose outputSchema is the seed definition `output`."""
+    return ToolSpec(
+        name=name,
         service="research",
+        title=title,
+        description=description,
+        input_model=input_model,
+        output_schema=seed_schema(output),
+        **kw,
+    )
+
+
+TOOLS = [
+    _tool(
+        name="research_brief",
         title="Research brief",
         description="Researches a question on the web: searches, reads the best pages and writes a short "
         "brief whose every claim is backed by a verbatim quote from a page it read. Use it for a sourced "
         "answer you can cite; use search_web when you only need links. " + _ENVELOPE_NOTE + " Costs 25 credits "
         "(quick) or 60 (standard); a gated or sample answer is free.",
         input_model=ResearchBriefInput,
-        output_schema=seed_schema("researchBriefOutput"),
-        annotations=Annotations(read_only=True, idempotent=False, open_world=True),
+        output="researchBriefOutput",
+        annotations=_WEB,
         price=lambda arguments: DEPTH_PRICES[arguments.depth],
     ),
-    ToolSpec(
+    _tool(
         name="source_lookup",
-        service="research",
         title="Source lookup",
         description="Audits one source: given a URL, fetches it and answers `ask` from the page with quotes; "
         "given a claim, searches for a page that states it. verdict: found | not_found | moved (redirected) "
@@ -136,31 +151,29 @@ TOOLS = [
         "not be checked), with the page's http_status. " + _ENVELOPE_NOTE + " Costs 25 credits (the lite "
         "meter); blocked, unaudited and sample answers are free.",
         input_model=SourceLookupInput,
-        output_schema=seed_schema("sourceLookupOutput"),
-        annotations=Annotations(read_only=True, idempotent=False, open_world=True),
+        output="sourceLookupOutput",
+        annotations=_WEB,
         price=LOOKUP_PRICE,
     ),
-    ToolSpec(
+    _tool(
         name="compare_options",
-        service="research",
         title="Compare options (preview)",
         description="Preview: compares 2-6 options on 1-8 criteria for a question, researching each on the "
         "web; body is a table of option x criterion with the quote behind each cell. "
         + _ENVELOPE_NOTE
         + " Always free (billable false).",
         input_model=CompareOptionsInput,
-        output_schema=seed_schema("envelope"),
-        annotations=Annotations(read_only=True, idempotent=False, open_world=True),
+        output="envelope",
+        annotations=_WEB,
         preview=True,
     ),
-    ToolSpec(
+    _tool(
         name="credits",
-        service="research",
         title="Credits and prices",
         description="Your credit balance (balance_cents; 1 credit = 1 cent) and the price card: packs, "
         "meters per research depth in USD, and fail_usd 0 (failed or gated calls are free). Free.",
         input_model=CreditsInput,
-        output_schema=seed_schema("creditsResponse"),
+        output="creditsResponse",
         needs_balance=True,
     ),
 ]
