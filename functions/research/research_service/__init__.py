@@ -1,0 +1,1 @@
+"""research: quote-gated research briefs, source lookups, comparisons and the credits card (seed 004)."""

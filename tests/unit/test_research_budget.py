@@ -1,0 +1,61 @@
+"""Budgets stop reading early, with a gap, instead of running into the Lambda timeout."""
+
+from __future__ import annotations
+
+from research_service.budget import CAPS, DRAFT_RESERVE_SECONDS, Budget
+from research_service.ports import Page
+from research_service.reading import read_pages
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SlowFetcher:
+    """Every fetch takes `seconds` of the fake clock."""
+
+    def __init__(self, clock: Clock, seconds: float) -> None:
+        self.clock, self.seconds, self.asked = clock, seconds, []
+
+    def fetch(self, url: str, timeout: float) -> Page:
+        self.asked.append((url, timeout))
+        self.clock.now += self.seconds
+        return Page(url=url, final_url=url, status=200, text="some text")
+
+
+URLS = [f"https://site{i}.example/" for i in range(6)]
+
+
+def test_seconds_cap_is_bounded_by_what_the_lambda_has_left() -> None:
+    clock = Clock()
+    assert Budget(CAPS["standard"], seconds_left=5, clock=clock).seconds_left() == 5
+    assert Budget(CAPS["quick"], seconds_left=600, clock=clock).seconds_left() == CAPS["quick"].seconds
+
+
+def test_reading_stops_when_only_the_drafting_reserve_is_left() -> None:
+    clock = Clock()
+    budget = Budget(CAPS["standard"], seconds_left=DRAFT_RESERVE_SECONDS + 7, clock=clock)
+    fetcher = SlowFetcher(clock, seconds=3)
+    reading = read_pages(fetcher, budget, URLS)
+    assert len(reading.pages) == 3  # 7 s of reading time: fetches at 7, 4 and 1 s left, then stop
+    assert reading.gaps == ["time budget: stopped reading after 3 of 6 pages"]
+    assert all(timeout <= 7 for _, timeout in fetcher.asked)
+
+
+def test_page_cap_limits_reading() -> None:
+    clock = Clock()
+    reading = read_pages(SlowFetcher(clock, 0.1), Budget(CAPS["quick"], 60, clock=clock), URLS)
+    assert len(reading.pages) == CAPS["quick"].pages
+    assert reading.gaps == []
+
+
+def test_token_budget_shares_the_prompt_between_pages() -> None:
+    budget = Budget(CAPS["quick"], 60, clock=Clock())
+    one, three = budget.prompt_chars_per_page(1), budget.prompt_chars_per_page(3)
+    assert three == one // 3
+    budget.spend_tokens(CAPS["quick"].tokens, 0)
+    assert budget.prompt_chars_per_page(1) == 0
