@@ -35,28 +35,28 @@ def test_research_tools_end_to_end(local_server: Any) -> None:
             assert {"research_brief", "source_lookup", "credits"} <= names
             assert "compare_options" not in names  # preview tools are off by default
 
-            before = (await client.call_tool("credits", {})).structuredContent
+            before = (await client.call_tool("credits", {})).structured_content
             _seed_check("creditsResponse", before)
             assert isinstance(before["balance_cents"], int)
 
             brief = await client.call_tool("research_brief", {"query": WEBB, "depth": "quick"})
-            assert not brief.isError
-            _seed_check("researchBriefOutput", brief.structuredContent)
-            assert brief.structuredContent["meta"] == {"mode": "golden", "billable": False}
-            assert brief.structuredContent["claims"]
+            assert not brief.is_error
+            _seed_check("researchBriefOutput", brief.structured_content)
+            assert brief.structured_content["meta"] == {"mode": "golden", "billable": False}
+            assert brief.structured_content["claims"]
 
             lookup = await client.call_tool(
                 "source_lookup",
                 {"claim_or_url": "https://science.nasa.gov/mission/webb/", "ask": "When did Webb launch?"},
             )
-            _seed_check("sourceLookupOutput", lookup.structuredContent)
-            assert lookup.structuredContent["verdict"] == "found"
+            _seed_check("sourceLookupOutput", lookup.structured_content)
+            assert lookup.structured_content["verdict"] == "found"
 
             deep = await client.call_tool("research_brief", {"query": WEBB, "depth": "deep"})
-            assert deep.isError and deep.structuredContent["code"] == "preview_required"
-            _seed_check("toolError", deep.structuredContent)
+            assert deep.is_error and deep.structured_content["code"] == "preview_required"
+            _seed_check("toolError", deep.structured_content)
 
-            after = (await client.call_tool("credits", {})).structuredContent
+            after = (await client.call_tool("credits", {})).structured_content
             assert after["balance_cents"] == before["balance_cents"]  # golden and refused calls cost nothing
 
     anyio.run(scenario)
