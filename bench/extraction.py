@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
 
-from mcp_platform.web.extract import extract, extractor_version  # noqa: E402
+from mcp_platform.web.extract import EXTRACTOR, extract, extractor_version  # noqa: E402
 from mcp_platform.web.text import decode_body  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "bench-data" / "article-extraction"
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-page", action="store_true", help="also print each page's F1 and time")
     args = parser.parse_args(argv)
     pages = load_pages(args.data)
-    print(f"{len(pages)} pages; ours = {extractor_version()}")
+    print(f"{len(pages)} pages; ours = {EXTRACTOR}, trafilatura {extractor_version()}")
     print(f"{'extractor':<18} {'F1':>6} {'prec':>6} {'recall':>6} {'median ms':>10}")
     for name in args.only or EXTRACTORS:
         result = run(name, EXTRACTORS[name], pages)

@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Iterator
-
 import pytest
 
 from mcp_platform.errors import ToolError
 from mcp_platform.web import ALLOW_LOOPBACK_ENV, FetchLimits, WebErrorCode, download, fetch_page, user_agent
 from mcp_platform.web.robots import RobotsRules
 from mcp_platform.web.transport import guarded_client
-from tests.integration.web_site import ARTICLE, LocalSite, Reply
-
-
-@pytest.fixture
-def site(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalSite]:
-    monkeypatch.setenv(ALLOW_LOOPBACK_ENV, "1")
-    with LocalSite() as running:
-        yield running
+from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
 
 
 def _code(exc: pytest.ExceptionInfo[ToolError]) -> str:

@@ -12,7 +12,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
+
+from mcp_platform.web.addresses import ALLOW_LOOPBACK_ENV
 
 
 @dataclass
@@ -62,7 +67,7 @@ class LocalSite:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     def url(self, path: str = "/") -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}{path}"
@@ -88,3 +93,11 @@ fetches URLs for others must refuse private addresses, and how a <a href="/guard
 which ignores navigation and footers.</p>
 <pre><code>print("hello")</code></pre>
 </article><footer>Copyright footer text</footer></body></html>"""
+
+
+@pytest.fixture
+def site(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalSite]:
+    """A running `LocalSite` with the loopback test switch on (import this fixture into a test module)."""
+    monkeypatch.setenv(ALLOW_LOOPBACK_ENV, "1")
+    with LocalSite() as running:
+        yield running

@@ -17,28 +17,36 @@ any function that imports this package. Tests set `SSRF_ALLOW_LOOPBACK=1` to rea
 
 from __future__ import annotations
 
-from mcp_platform.web.addresses import ALLOW_LOOPBACK_ENV, BlockedAddressError, check_url, forbidden_reason
-from mcp_platform.web.errors import WebErrorCode
-from mcp_platform.web.extract import Extracted, extract, extractor_version
-from mcp_platform.web.http import Download, FetchLimits, download, user_agent
-from mcp_platform.web.page import Page, classify, fetch_page, is_document_type, paginate
+import importlib
+from typing import Any
 
-__all__ = [
-    "ALLOW_LOOPBACK_ENV",
-    "BlockedAddressError",
-    "Download",
-    "Extracted",
-    "FetchLimits",
-    "Page",
-    "WebErrorCode",
-    "check_url",
-    "classify",
-    "download",
-    "extract",
-    "extractor_version",
-    "fetch_page",
-    "forbidden_reason",
-    "is_document_type",
-    "paginate",
-    "user_agent",
-]
+# Lazy exports: contracts import `mcp_platform.web.addresses` (stdlib only) from the router, which
+# does not carry the web layer; importing the package must not pull in httpx or trafilatura.
+_EXPORTS = {
+    "ALLOW_LOOPBACK_ENV": "addresses",
+    "BlockedAddressError": "addresses",
+    "check_url": "addresses",
+    "forbidden_reason": "addresses",
+    "public_url": "addresses",
+    "WebErrorCode": "errors",
+    "EXTRACTOR": "extract",
+    "Extracted": "extract",
+    "extract": "extract",
+    "extractor_version": "extract",
+    "Download": "http",
+    "FetchLimits": "http",
+    "download": "http",
+    "user_agent": "http",
+    "Page": "page",
+    "classify": "page",
+    "fetch_page": "page",
+    "is_document_type": "page",
+    "paginate": "page",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)

@@ -148,3 +148,16 @@ def check_url(url: str) -> str:
     if (ip := parse_ip_literal(host)) is not None:
         check_address(ip, host)
     return url
+
+
+def public_url(value: str) -> str:
+    """`check_url` for a pydantic field validator: raises `ValueError` with the rule.
+
+    Examples:
+        >>> class Args(BaseModel):
+        ...     url: Annotated[str, AfterValidator(public_url)]
+    """
+    try:
+        return check_url(value)
+    except BlockedAddressError as exc:
+        raise ValueError(exc.message.removeprefix("url: ")) from None

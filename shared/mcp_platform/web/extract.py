@@ -54,9 +54,12 @@ def extract(html: str, url: str | None = None) -> Extracted:
     return Extracted(title=page_title(tree), markdown=_restore_links(_tidy(markdown), tree, url))
 
 
+EXTRACTOR = "trafilatura (precision mode) + link restoration"
+
+
 def extractor_version() -> str:
-    """Names the extractor and the library version, for status tools and the benchmark."""
-    return f"trafilatura {version('trafilatura')} (precision) + link restoration"
+    """The version of the library doing the extraction (trafilatura), for status tools and the benchmark."""
+    return version("trafilatura")
 
 
 def page_title(tree: HtmlElement) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
@@ -44,6 +44,19 @@ class FetchLimits:
     connect_timeout: float = 5.0
     total_timeout: float = 20.0
     max_redirects: int = 5
+
+    @classmethod
+    def from_env(cls) -> FetchLimits:
+        """Limits from `WEB_MAX_BYTES`, `WEB_CONNECT_TIMEOUT`, `WEB_TOTAL_TIMEOUT` (defaults above)."""
+        return cls(
+            max_bytes=int(os.environ.get("WEB_MAX_BYTES") or cls.max_bytes),
+            connect_timeout=float(os.environ.get("WEB_CONNECT_TIMEOUT") or cls.connect_timeout),
+            total_timeout=float(os.environ.get("WEB_TOTAL_TIMEOUT") or cls.total_timeout),
+        )
+
+    def within(self, seconds: float) -> FetchLimits:
+        """These limits with the total time cut to `seconds` (what is left of the invocation)."""
+        return replace(self, total_timeout=max(0.5, min(self.total_timeout, seconds)))
 
 
 @dataclass(frozen=True)
