@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
 
-from mcp_platform.web.extract import EXTRACTOR, extract, extractor_version  # noqa: E402
+from mcp_platform.web.extraction import EXTRACTOR, extract, extractor_version  # noqa: E402
 from mcp_platform.web.text import decode_body  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "bench-data" / "article-extraction"

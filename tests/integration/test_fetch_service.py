@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from fetch_service.app import app
-from mcp_platform.web.extract import extractor_version
+from mcp_platform.web.extraction import extractor_version
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.web.errors import WebErrorCode
-from mcp_platform.web.extract import extract
+from mcp_platform.web.extraction import extract
 from mcp_platform.web.http import FetchLimits, download
 from mcp_platform.web.robots import RobotsRules
 from mcp_platform.web.text import decode_body
