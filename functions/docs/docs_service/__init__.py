@@ -1,0 +1,1 @@
+"""docs: PDF and office documents (and HTML/text) as markdown."""

@@ -1,0 +1,1 @@
+"""fetch: public web pages as markdown through the shared web layer."""

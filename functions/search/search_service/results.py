@@ -1,0 +1,56 @@
+"""search_web and search_news: provider results, web results cached, news never."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from search_service.cache import DynamoCache, cache_key
+from search_service.providers import SearchQuery, Vertical, provider_from_env
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts.search import SearchInput
+    from mcp_platform.service import CallContext
+
+RESULTS_TTL_ENV = "SEARCH_CACHE_TTL_SECONDS"
+DEFAULT_RESULTS_TTL = 6 * 3600
+
+
+def results_ttl() -> int:
+    return int(os.environ.get(RESULTS_TTL_ENV) or DEFAULT_RESULTS_TTL)
+
+
+@cache
+def store() -> DynamoCache:
+    """The container's cache client (built once, reused while warm)."""
+    return DynamoCache()
+
+
+@cache
+def http() -> httpx.Client:
+    return httpx.Client(timeout=10.0)
+
+
+def search_web(arguments: SearchInput, _ctx: CallContext) -> dict[str, Any]:
+    return _search("web", arguments)
+
+
+def search_news(arguments: SearchInput, _ctx: CallContext) -> dict[str, Any]:
+    return _search("news", arguments)
+
+
+def _search(vertical: Vertical, arguments: SearchInput) -> dict[str, Any]:
+    query = SearchQuery.from_input(arguments)
+    provider = provider_from_env(http())
+    key = cache_key("search", provider.name, vertical, query)
+    if vertical == "web" and (hit := store().get(key)):
+        return {**hit, "cached": True}
+    found = provider.search(vertical, query)
+    items = found["organic" if vertical == "web" else "news"]
+    out = {"q": arguments.q, **found, "count": len(items), "provider": provider.name, "gl": query.gl, "hl": query.hl}
+    if vertical == "web":
+        store().put(key, out, results_ttl())
+    return {**out, "cached": False}

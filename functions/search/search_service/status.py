@@ -1,0 +1,40 @@
+"""search_status: provider, locale defaults, cache TTLs, tools, and which settings are missing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mcp_platform.llm import llm_settings
+from mcp_platform.registry import load_registry
+from mcp_platform.secrets import is_configured
+
+from search_service.cache import TABLE_ENV
+from search_service.pages import page_ttl
+from search_service.providers import DEFAULT_GL, DEFAULT_HL, KEY_ENV, PROVIDERS, provider_name
+from search_service.results import results_ttl
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts.search import SearchStatusInput
+    from mcp_platform.service import CallContext
+
+
+def search_status(_arguments: SearchStatusInput, _ctx: CallContext) -> dict[str, Any]:
+    """No network call and no secret read: only whether each setting is present."""
+    provider = provider_name()
+    llm = llm_settings()
+    missing = [] if is_configured(KEY_ENV) else [KEY_ENV]
+    if provider not in PROVIDERS:
+        missing.append("SEARCH_PROVIDER")
+    missing += llm["missing"]
+    return {
+        "ok": True,
+        "configured": not missing,
+        "provider": provider,
+        "providers_available": sorted(PROVIDERS),
+        "default_locale": {"gl": DEFAULT_GL, "hl": DEFAULT_HL},
+        "cache": {"web_results_ttl_s": results_ttl(), "pages_ttl_s": page_ttl(), "news": "never cached",
+                  "enabled": is_configured(TABLE_ENV)},
+        "summary_llm": {"provider": llm["provider"], "model": llm["model"]},
+        "missing_settings": missing,
+        "tools": [spec.name for spec in load_registry().for_service("search")],
+    }

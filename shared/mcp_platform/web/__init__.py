@@ -1,0 +1,52 @@
+"""Fetching public URLs safely: the web layer shared by fetch, search, docs and research.
+
+Public API:
+
+* `check_url(url)` — syntax-level SSRF check (scheme, host, IP literals); fit for input validators.
+* `download(url, limits=FetchLimits(...))` — guarded GET: resolves once and connects to the checked
+  public address, re-checks each redirect (≤ 5), caps bytes (10 MB default) and time. → `Download`.
+* `fetch_page(url, raw=False)` — `download` + robots.txt + content-type dispatch → `Page`
+  (markdown for HTML, text/JSON as text; PDFs and office files raise `pdf_use_docs`).
+* `extract(html, url)` — main content of HTML as markdown (`Extracted(title, markdown)`).
+* `paginate(content, start_index=, max_length=)` — the fetch contract's truncation fields.
+* `WebErrorCode` — the error codes all of these raise (as `ToolError`).
+
+Third-party packages come from the `web` layer (`layers/web/requirements.txt`): attach it to
+any function that imports this package. Tests set `SSRF_ALLOW_LOOPBACK=1` to reach local servers.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Lazy exports: contracts import `mcp_platform.web.addresses` (stdlib only) from the router, which
+# does not carry the web layer; importing the package must not pull in httpx or trafilatura.
+_EXPORTS = {
+    "ALLOW_LOOPBACK_ENV": "addresses",
+    "BlockedAddressError": "addresses",
+    "check_url": "addresses",
+    "forbidden_reason": "addresses",
+    "public_url": "addresses",
+    "WebErrorCode": "errors",
+    "EXTRACTOR": "extraction",
+    "Extracted": "extraction",
+    "extract": "extraction",
+    "extractor_version": "extraction",
+    "Download": "http",
+    "FetchLimits": "http",
+    "download": "http",
+    "user_agent": "http",
+    "Page": "page",
+    "classify": "page",
+    "fetch_page": "page",
+    "is_document_type": "page",
+    "paginate": "page",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)

@@ -1,0 +1,163 @@
+"""Which URLs and IP addresses a platform fetch may reach (the SSRF rules).
+
+Only http and https to public addresses: loopback, private, link-local, CGNAT, multicast,
+unspecified, reserved and cloud metadata addresses are refused, for IPv4 and IPv6, including
+IPv4 addresses embedded in IPv6 (mapped, compatible, NAT64, 6to4, Teredo) and the decimal,
+octal and hex spellings of IPv4 that resolvers accept (`2130706433`, `0x7f.1`, `0177.0.0.1`).
+
+`check_url` is the syntax check (no DNS), cheap enough for an input model's validator;
+`forbidden_reason` is applied again to every address the resolver returns, at connect time
+(`mcp_platform.web.transport`), so a hostname cannot smuggle a private address past it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+from urllib.parse import urlsplit
+
+from mcp_platform.errors import ToolError
+from mcp_platform.web.errors import WebErrorCode
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+ALLOW_LOOPBACK_ENV = "SSRF_ALLOW_LOOPBACK"
+"""Test-only: `1` lets fetches reach 127.0.0.0/8 and ::1 (local test servers). Off everywhere else."""
+
+_METADATA = frozenset(
+    ipaddress.ip_address(a) for a in ("169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200")
+)
+_CGNAT = ipaddress.ip_network("100.64.0.0/10")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+
+
+class BlockedAddressError(ToolError):
+    """A URL or resolved address the SSRF rules refuse; code `url_not_allowed`."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, WebErrorCode.URL_NOT_ALLOWED)
+
+
+def loopback_allowed() -> bool:
+    """True only when the test-only switch `SSRF_ALLOW_LOOPBACK=1` is set."""
+    return os.environ.get(ALLOW_LOOPBACK_ENV) == "1"
+
+
+def forbidden_reason(ip: IPAddress) -> str | None:
+    """Why `ip` may not be fetched, or None when it is a public address.
+
+    Examples:
+        >>> forbidden_reason(ipaddress.ip_address("::ffff:10.0.0.1"))
+        'private address'
+        >>> forbidden_reason(ipaddress.ip_address("93.184.215.14")) is None
+        True
+    """
+    if ip in _METADATA:
+        return "cloud metadata address"
+    if isinstance(ip, ipaddress.IPv6Address) and (inner := embedded_ipv4(ip)) is not None:
+        return forbidden_reason(inner)
+    return _ipv4_or_v6_reason(ip)
+
+
+def _ipv4_or_v6_reason(ip: IPAddress) -> str | None:
+    checks = (
+        (ip.is_loopback, "loopback address"),
+        (ip.is_unspecified, "unspecified address"),
+        (ip.is_link_local, "link-local address"),
+        (ip.is_multicast, "multicast address"),
+        (isinstance(ip, ipaddress.IPv4Address) and ip in _CGNAT, "carrier-grade NAT (CGNAT) address"),
+        (ip.is_private, "private address"),
+        (ip.is_reserved, "reserved address"),
+        (not ip.is_global, "non-public address"),
+    )
+    for hit, reason in checks:
+        if hit:
+            if reason == "loopback address" and loopback_allowed():
+                return None
+            return reason
+    return None
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries (mapped, compatible, NAT64, 6to4, Teredo), if any."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if ip.teredo is not None:
+        return ip.teredo[1]
+    if ip in _NAT64 or (ip in _IPV4_COMPATIBLE and int(ip) > 1):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
+def parse_ip_literal(host: str) -> IPAddress | None:
+    """`host` as an IP address if it is one in any spelling a resolver accepts, else None.
+
+    Examples:
+        >>> parse_ip_literal("0x7f.1")
+        IPv4Address('127.0.0.1')
+        >>> parse_ip_literal("example.com") is None
+        True
+    """
+    host = host.strip("[]")
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        pass
+    try:
+        # inet_aton takes the classic forms: 1-4 parts, each decimal, 0-octal or 0x-hex.
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
+
+
+def check_address(ip: IPAddress, host: str) -> None:
+    """Raise `BlockedAddressError` when `ip` (what `host` resolved to) is not public."""
+    if reason := forbidden_reason(ip):
+        raise BlockedAddressError(f"url: {host} resolves to {ip}, a {reason}; only public addresses may be fetched")
+
+
+def check_url(url: str) -> str:
+    """Syntax check of a URL to fetch (no DNS); returns it stripped or raises `BlockedAddressError`.
+
+    Rules: http or https, a host, no user:password, and a host that is not an IP literal of a
+    non-public address. Hostnames are checked again after resolution at connect time.
+
+    Examples:
+        >>> check_url("https://example.com/a")
+        'https://example.com/a'
+    """
+    url = url.strip()
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise BlockedAddressError(f"url: not a valid URL ({exc})") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise BlockedAddressError(f"url: scheme {parts.scheme or '(none)'!r} is not allowed; use http or https")
+    host = parts.hostname
+    if not host:
+        raise BlockedAddressError("url: has no host; give an absolute http(s) URL")
+    if parts.username is not None or parts.password is not None:
+        raise BlockedAddressError("url: credentials (user:password@) in the URL are not allowed")
+    if port == 0:
+        raise BlockedAddressError("url: port 0 is not allowed")
+    if (ip := parse_ip_literal(host)) is not None:
+        check_address(ip, host)
+    return url
+
+
+def public_url(value: str) -> str:
+    """`check_url` for a pydantic field validator: raises `ValueError` with the rule.
+
+    Examples:
+        >>> class Args(BaseModel):
+        ...     url: Annotated[str, AfterValidator(public_url)]
+    """
+    try:
+        return check_url(value)
+    except BlockedAddressError as exc:
+        raise ValueError(exc.message.removeprefix("url: ")) from None

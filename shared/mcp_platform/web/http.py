@@ -1,0 +1,162 @@
+"""`download`: one guarded GET with redirects re-checked, a byte cap and a total deadline.
+
+Every failure is a `ToolError` with a `WebErrorCode` (or `upstream_unavailable`) and a message
+naming the rule, so tools can let it through to the caller unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import TYPE_CHECKING
+from urllib.parse import urljoin
+
+import httpx
+
+from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform.web.addresses import check_url
+from mcp_platform.web.errors import WebErrorCode
+from mcp_platform.web.transport import guarded_client
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+CONTACT_URL_ENV = "WEB_CONTACT_URL"
+"""Where site owners learn about our crawler; named in the user agent."""
+DEFAULT_CONTACT_URL = "https://mcp.glc-rag.hu/guide/fetch"
+ROBOTS_TOKEN = "McpPlatformFetch"
+"""The product token robots.txt rules are matched against."""
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+def user_agent() -> str:
+    """`McpPlatformFetch/1.0 (+<contact URL>)`; the contact URL comes from `WEB_CONTACT_URL`."""
+    return f"{ROBOTS_TOKEN}/1.0 (+{os.environ.get(CONTACT_URL_ENV) or DEFAULT_CONTACT_URL})"
+
+
+@dataclass(frozen=True)
+class FetchLimits:
+    """Caps of one download (redirects included)."""
+
+    max_bytes: int = 10 * 1024 * 1024
+    connect_timeout: float = 5.0
+    total_timeout: float = 20.0
+    max_redirects: int = 5
+
+    @classmethod
+    def from_env(cls) -> FetchLimits:
+        """Limits from `WEB_MAX_BYTES`, `WEB_CONNECT_TIMEOUT`, `WEB_TOTAL_TIMEOUT` (defaults above)."""
+        return cls(
+            max_bytes=int(os.environ.get("WEB_MAX_BYTES") or cls.max_bytes),
+            connect_timeout=float(os.environ.get("WEB_CONNECT_TIMEOUT") or cls.connect_timeout),
+            total_timeout=float(os.environ.get("WEB_TOTAL_TIMEOUT") or cls.total_timeout),
+        )
+
+    def within(self, seconds: float) -> FetchLimits:
+        """These limits with the total time cut to `seconds` (what is left of the invocation)."""
+        return replace(self, total_timeout=max(0.5, min(self.total_timeout, seconds)))
+
+
+@dataclass(frozen=True)
+class Download:
+    """A completed response: the body is complete and within `max_bytes`."""
+
+    url: str
+    final_url: str
+    status: int
+    headers: httpx.Headers = field(repr=False)
+    body: bytes = field(repr=False)
+
+    @property
+    def content_type(self) -> str:
+        """The media type, lower case, without parameters (`""` when the server sent none)."""
+        return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+@cache
+def shared_client() -> httpx.Client:
+    """One guarded client per container, reused across warm invocations."""
+    return guarded_client()
+
+
+def download(
+    url: str,
+    *,
+    limits: FetchLimits | None = None,
+    accept: str = "*/*",
+    allowed: Callable[[str], None] | None = None,
+    client: httpx.Client | None = None,
+    raise_for_status: bool = True,
+) -> Download:
+    """GET `url` under the SSRF rules, following at most `limits.max_redirects` checked redirects.
+
+    `allowed(url)` runs before each hop (robots.txt, for instance) and raises to refuse it.
+    With `raise_for_status`, a final 4xx/5xx becomes `ToolError(http_error, status=...)`.
+
+    Examples:
+        >>> page = download("https://example.com/", limits=FetchLimits(max_bytes=1_000_000))
+        >>> page.status, page.content_type
+        (200, 'text/html')
+    """
+    limits = limits or FetchLimits()
+    client = client or shared_client()
+    deadline = time.monotonic() + limits.total_timeout
+    current = check_url(url)
+    for hop in range(limits.max_redirects + 1):
+        if allowed is not None:
+            allowed(current)
+        status, headers, body = _get(client, current, accept, limits, deadline)
+        location = headers.get("location")
+        if status in _REDIRECTS and location:
+            if hop == limits.max_redirects:
+                break
+            current = check_url(urljoin(current, location))
+            continue
+        if raise_for_status and status >= 400:
+            raise ToolError(
+                f"{current} answered HTTP {status}", WebErrorCode.HTTP_ERROR, status=status, final_url=current
+            )
+        return Download(url=url, final_url=current, status=status, headers=headers, body=body)
+    raise ToolError(
+        f"url: more than {limits.max_redirects} redirects starting at {url}", WebErrorCode.TOO_MANY_REDIRECTS
+    )
+
+
+def _get(
+    client: httpx.Client, url: str, accept: str, limits: FetchLimits, deadline: float
+) -> tuple[int, httpx.Headers, bytes]:
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise _timeout(url, limits)
+    timeout = httpx.Timeout(remaining, connect=min(limits.connect_timeout, remaining))
+    request_headers = {"User-Agent": user_agent(), "Accept": accept}
+    try:
+        with client.stream("GET", url, headers=request_headers, timeout=timeout) as response:
+            if response.status_code in _REDIRECTS:
+                return response.status_code, response.headers, b""
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > limits.max_bytes:
+                raise _too_large(url, limits)
+            chunks, size = [], 0
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > limits.max_bytes:
+                    raise _too_large(url, limits)
+                if time.monotonic() > deadline:
+                    raise _timeout(url, limits)
+                chunks.append(chunk)
+            return response.status_code, response.headers, b"".join(chunks)
+    except httpx.TimeoutException:
+        raise _timeout(url, limits) from None
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:
+        raise ToolError(f"could not fetch {url}: {exc.__class__.__name__}: {exc}", ErrorCode.UPSTREAM_UNAVAILABLE) from None
+
+
+def _too_large(url: str, limits: FetchLimits) -> ToolError:
+    return ToolError(f"{url}: response is larger than the {limits.max_bytes} byte limit", WebErrorCode.TOO_LARGE)
+
+
+def _timeout(url: str, limits: FetchLimits) -> ToolError:
+    return ToolError(f"{url}: no complete response within {limits.total_timeout:g} s", WebErrorCode.TIMEOUT)

@@ -1,0 +1,70 @@
+"""robots.txt, honoured for the platform's user agent (RFC 9309 through protego).
+
+A robots.txt that answers 4xx allows everything; one that answers 5xx or cannot be reached
+disallows everything (RFC 9309 §2.3.1.3-4). Parsed files are kept per origin for `ttl` seconds
+in the container.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit, urlunsplit
+
+from protego import Protego
+
+from mcp_platform.errors import ToolError
+from mcp_platform.web.addresses import BlockedAddressError
+from mcp_platform.web.errors import WebErrorCode
+from mcp_platform.web.http import ROBOTS_TOKEN, FetchLimits, download
+from mcp_platform.web.text import decode_body
+
+if TYPE_CHECKING:
+    import httpx
+
+_ROBOTS_LIMITS = FetchLimits(max_bytes=512 * 1024, connect_timeout=3.0, total_timeout=5.0)
+
+
+@dataclass
+class RobotsRules:
+    """Callable `allowed(url)` for `download`: raises `ToolError(robots_disallowed)` when robots.txt says no."""
+
+    client: httpx.Client | None = None
+    ttl: float = 3600.0
+    _cache: dict[str, tuple[float, Protego | bool]] = field(default_factory=dict, repr=False)
+
+    def __call__(self, url: str) -> None:
+        parts = urlsplit(url)
+        origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+        rules = self._rules(origin)
+        if rules is True:
+            return
+        if rules is False or not rules.can_fetch(url, ROBOTS_TOKEN):
+            raise ToolError(
+                f"{origin}/robots.txt does not allow {ROBOTS_TOKEN} to fetch {url}",
+                WebErrorCode.ROBOTS_DISALLOWED,
+            )
+
+    def _rules(self, origin: str) -> Protego | bool:
+        """Parsed rules, or True (allow all) / False (disallow all)."""
+        now = time.monotonic()
+        cached = self._cache.get(origin)
+        if cached and cached[0] > now:
+            return cached[1]
+        rules = self._load(origin)
+        self._cache[origin] = (now + self.ttl, rules)
+        return rules
+
+    def _load(self, origin: str) -> Protego | bool:
+        try:
+            got = download(f"{origin}/robots.txt", limits=_ROBOTS_LIMITS, client=self.client, raise_for_status=False)
+        except BlockedAddressError:
+            raise
+        except ToolError:
+            return False  # unreachable: assume complete disallow
+        if got.status >= 500:
+            return False
+        if got.status >= 400:
+            return True
+        return Protego.parse(decode_body(got.body, got.headers.get("content-type")))
