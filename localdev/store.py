@@ -9,6 +9,15 @@ import boto3
 from localdev import template
 
 
+def create_buckets(client: Any = None) -> list[str]:
+    """Create the template's S3 buckets, named by `template.local_bucket_name`."""
+    s3 = client or boto3.client("s3")
+    names = [template.local_bucket_name(logical_id) for logical_id in template.buckets()]
+    for name in names:
+        s3.create_bucket(Bucket=name)
+    return names
+
+
 def create_tables(client: Any = None) -> list[str]:
     """Create every `AWS::DynamoDB::Table` of the template, named by its logical id.
 

@@ -105,6 +105,19 @@ def tables(path: Path = TEMPLATE) -> dict[str, dict[str, Any]]:
     }
 
 
-def shared_dir() -> Path:
-    """The common layer's source (what the runtime sees under /opt/python)."""
-    return ROOT / "shared"
+def buckets(path: Path = TEMPLATE) -> list[str]:
+    """Logical ids of the template's S3 buckets (created locally as `local_bucket_name(id)`)."""
+    template = load_template(path)
+    return [lid for lid, res in template["Resources"].items() if res["Type"] == "AWS::S3::Bucket"]
+
+
+def local_bucket_name(logical_id: str) -> str:
+    """S3 names are lower-case; locally a bucket is named after its logical id."""
+    return logical_id.lower()
+
+
+def add_code_paths() -> None:
+    """Put the common layer and every function's code on sys.path, as the runtime would see them."""
+    for path in [ROOT / "shared", *(f.code_dir for f in functions())]:
+        if str(path) not in sys.path:
+            sys.path.insert(0, str(path))

@@ -27,13 +27,10 @@ for key, value in {
     os.environ[key] = value
 os.environ.pop("AWS_PROFILE", None)
 
-sys.path.insert(0, str(ROOT / "shared"))
 sys.path.insert(0, str(ROOT))
-from localdev import template  # noqa: E402
+from localdev.template import add_code_paths  # noqa: E402
 
-for wiring in template.functions():
-    if str(wiring.code_dir) not in sys.path:
-        sys.path.insert(0, str(wiring.code_dir))
+add_code_paths()  # the common layer and every function's code, as the runtime sees them
 
 import jsonschema  # noqa: E402
 import pytest  # noqa: E402

@@ -71,6 +71,8 @@ class ToolSpec:
     """The router reads the caller's balance and passes it (`CallContext.balance`); costs one read."""
     preview: bool = False
     """Listed and callable only when the deployment enables preview tools (`ENABLE_PREVIEW_TOOLS=1`)."""
+    price_note: str = ""
+    """How a price that depends on the arguments is set, for the docs (e.g. "25 quick, 60 standard")."""
 
     def __post_init__(self) -> None:
         if not _TOOL_NAME.match(self.name):
@@ -83,6 +85,29 @@ class ToolSpec:
     @cached_property
     def input_schema(self) -> dict[str, Any]:
         return input_schema(self.input_model)
+
+    @cached_property
+    def published_output_schema(self) -> dict[str, Any]:
+        """`output_schema`, plus the billing fields when a closed schema would reject them.
+
+        The router adds `credits_charged`/`credits_balance` to billed results (seed 000);
+        open schemas (most seeds) admit them as they are and are published verbatim.
+        """
+        schema = self.output_schema
+        if not self.billed or schema.get("additionalProperties", True) is not False:
+            return schema
+        properties = {
+            **schema.get("properties", {}),
+            "credits_charged": {"type": "integer", "minimum": 0},
+            "credits_balance": {"type": "integer", "minimum": 0},
+        }
+        return {**schema, "properties": properties}
+
+    @property
+    def price_label(self) -> str:
+        if callable(self.price):
+            return self.price_note or "varies"
+        return "free" if self.price == 0 else f"{self.price}"
 
     @property
     def billed(self) -> bool:
@@ -109,7 +134,7 @@ class ToolSpec:
             "title": self.title,
             "description": self.description,
             "inputSchema": self.input_schema,
-            "outputSchema": self.output_schema,
+            "outputSchema": self.published_output_schema,
             "annotations": {"title": self.title, **self.annotations.to_wire()},
         }
 
@@ -126,7 +151,9 @@ def describe_validation_error(exc: ValidationError) -> str:
 class Registry:
     """All tools of all services, in a deterministic order (service, then declaration)."""
 
-    def __init__(self, specs: list[ToolSpec]) -> None:
+    def __init__(self, specs: list[ToolSpec], descriptions: dict[str, str] | None = None) -> None:
+        self.descriptions = descriptions or {}
+        """Service name → what the service is for (its contracts module's docstring)."""
         self._by_name: dict[str, ToolSpec] = {}
         for spec in specs:
             if spec.name in self._by_name:
@@ -155,8 +182,12 @@ class Registry:
 def load_registry() -> Registry:
     """Collect `TOOLS` from every module in `mcp_platform.contracts`."""
     specs: list[ToolSpec] = []
-    for module in pkgutil.iter_modules(contracts.__path__):
-        if module.name.startswith("_"):
+    descriptions: dict[str, str] = {}
+    for info in pkgutil.iter_modules(contracts.__path__):
+        if info.name.startswith("_"):
             continue
-        specs.extend(importlib.import_module(f"{contracts.__name__}.{module.name}").TOOLS)
-    return Registry(specs)
+        module = importlib.import_module(f"{contracts.__name__}.{info.name}")
+        specs.extend(module.TOOLS)
+        for service in {spec.service for spec in module.TOOLS}:
+            descriptions[service] = (module.__doc__ or service).strip()
+    return Registry(specs, descriptions)

@@ -1,0 +1,1 @@
+"""The router: MCP streamable HTTP (stateless), auth, billing and dispatch to service Lambdas."""

@@ -1,0 +1,82 @@
+"""A minimal ASGI adapter over `Gateway.handle`.
+
+Plain ASGI rather than a framework: the router has five fixed routes and the
+gateway does the rest, so a framework would only add per-request overhead.
+The gateway is synchronous (boto3 is), so each request runs in a worker thread.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio.to_thread
+
+from mcp_router.gateway import Gateway
+from mcp_router.http import HttpRequest, HttpResponse
+
+
+class GatewayApp:
+    def __init__(self, gateway: Gateway, max_body_bytes: int) -> None:
+        self.gateway = gateway
+        self._max_body = max_body_bytes
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        headers: dict[str, str] = {}
+        duplicated: set[str] = set()
+        for raw_name, raw_value in scope["headers"]:
+            name = raw_name.decode("latin-1").lower()
+            value = raw_value.decode("latin-1")
+            if name in headers:
+                duplicated.add(name)
+                headers[name] = f"{headers[name]}, {value}"
+            else:
+                headers[name] = value
+        body = await _read_body(receive, self._max_body)
+        request = HttpRequest(
+            method=scope["method"],
+            path=scope["path"],
+            headers=headers,
+            body=body,
+            duplicated_headers=frozenset(duplicated),
+        )
+        response = await anyio.to_thread.run_sync(self.gateway.handle, request)
+        await _send(send, response)
+
+
+async def _read_body(receive: Any, limit: int) -> bytes:
+    """The whole body, but stop reading one byte past the limit (the gateway then answers 413)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size <= limit + 1:
+            chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)[: limit + 1]
+
+
+async def _send(send: Any, response: HttpResponse) -> None:
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.headers.items()]
+    headers.append((b"content-length", str(len(response.body)).encode()))
+    await send({"type": "http.response.start", "status": response.status, "headers": headers})
+    await send({"type": "http.response.body", "body": response.body})
+
+
+async def _lifespan(receive: Any, send: Any) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return

@@ -1,0 +1,196 @@
+"""The router's domain layer: one `HttpRequest` in, one `HttpResponse` out.
+
+No ASGI, no Lambda event: `asgi.py` adapts HTTP to this, and the tests drive it
+directly. The flow for `POST /mcp` is the transport table (`transport.py`),
+then authentication and the rate limit, then JSON-RPC: a single message or a
+batch, notifications answered with 202, requests dispatched to `Methods`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from mcp_platform import docs
+from mcp_platform.billing.ledger import Ledger
+from mcp_platform.jsonrpc import (
+    HEADER_MISMATCH,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    MODERN_HTTP_STATUS,
+    JsonRpcError,
+    failure,
+    is_request_id,
+    success,
+)
+from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
+from mcp_platform.observability import logger
+from mcp_platform.ratelimit.limiter import RateLimiter
+from mcp_platform.registry import Registry
+
+from mcp_router.auth import KeyAuthenticator, Principal, extract_key
+from mcp_router.calls import ToolCaller
+from mcp_router.headers import decode_header_value
+from mcp_router.http import HttpRequest, HttpResponse
+from mcp_router.invoker import Invoker
+from mcp_router.methods import Exchange, Methods
+from mcp_router.settings import RouterSettings
+from mcp_router.transport import TRANSPORT_ERROR, check_http, invalid_request, parse_error, protocol_era
+
+_NAME_PARAM = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
+"""Methods whose `Mcp-Name` header mirrors a body parameter (modern era)."""
+_ROUTING_HEADERS = ("mcp-protocol-version", "mcp-method", "mcp-name")
+
+
+@dataclass(frozen=True)
+class Dependencies:
+    registry: Registry
+    authenticator: KeyAuthenticator
+    ledger: Ledger
+    limiter: RateLimiter
+    invoker: Invoker
+    settings: RouterSettings
+
+
+class Gateway:
+    def __init__(self, deps: Dependencies) -> None:
+        self._deps = deps
+        self._settings = deps.settings
+        caller = ToolCaller(deps.registry, deps.ledger, deps.invoker, deps.settings.preview_tools)
+        self._methods = Methods(deps.registry, deps.ledger, caller, deps.settings)
+        self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="batch")
+        self._routes: dict[tuple[str, str], Callable[[HttpRequest], HttpResponse]] = {
+            ("GET", "/health"): self._health,
+            ("GET", "/llms.txt"): self._llms_txt,
+            ("GET", "/.well-known/mcp"): self._well_known,
+        }
+
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        try:
+            if request.path.rstrip("/") == "/mcp":
+                return self._mcp(request)
+            route = self._routes.get((request.method, request.path))
+            if route is None:
+                return HttpResponse.json({"error": "not found"}, 404)
+            return route(request)
+        except Exception:
+            logger.exception("unhandled error in the gateway")
+            return HttpResponse.rpc_error(500, JsonRpcError(INTERNAL_ERROR, "Internal error"))
+
+    # -- plain HTTP endpoints
+
+    def _health(self, _request: HttpRequest) -> HttpResponse:
+        return HttpResponse.json({"status": "ok", "version": self._settings.server_version, "tools": len(self._deps.registry)})
+
+    def _llms_txt(self, _request: HttpRequest) -> HttpResponse:
+        return HttpResponse.text(docs.llms_txt(self._deps.registry, self._settings.public_url), "text/plain; charset=utf-8")
+
+    def _well_known(self, _request: HttpRequest) -> HttpResponse:
+        return HttpResponse.json(
+            docs.well_known(
+                self._deps.registry, self._settings.public_url, self._settings.server_name, self._settings.server_version
+            )
+        )
+
+    # -- POST /mcp
+
+    def _mcp(self, request: HttpRequest) -> HttpResponse:
+        if rejection := check_http(request, self._settings):
+            return rejection
+        key = extract_key(request.header("authorization"), request.header("x-api-key"))
+        principal = self._deps.authenticator.authenticate(key)
+        if principal is None:
+            return HttpResponse.rpc_error(
+                401,
+                JsonRpcError(TRANSPORT_ERROR, "Unauthorized: send a valid API key as Authorization: Bearer mcp_…"),
+                headers={"www-authenticate": 'Bearer realm="mcp", error="invalid_token"'},
+            )
+        try:
+            body = orjson.loads(request.body)
+        except orjson.JSONDecodeError:
+            return parse_error()
+        limit = principal.account.rate_limit_per_minute or self._settings.rate_limit_per_minute
+        decision = self._deps.limiter.hit(principal.account_id, limit)
+        rate_headers = decision.headers()
+        if not decision.allowed:
+            return HttpResponse.rpc_error(
+                429,
+                JsonRpcError(TRANSPORT_ERROR, f"Too Many Requests: {limit} per minute; retry after the window resets"),
+                headers={**rate_headers, "retry-after": str(decision.retry_after())},
+            )
+        response = self._rpc(request, body, principal)
+        response.headers.update(rate_headers)
+        return response
+
+    def _rpc(self, request: HttpRequest, body: Any, principal: Principal) -> HttpResponse:
+        try:
+            _version, modern = protocol_era(request)
+        except JsonRpcError as exc:
+            return HttpResponse.rpc_error(400, exc, _request_id_of(body))
+        request_id = uuid.uuid4().hex
+        idempotency = request.header("idempotency-key")
+        if isinstance(body, list):
+            if modern or not body:
+                why = "batches are not part of 2026-07-28" if body else "empty batch"
+                return HttpResponse.rpc_error(400, invalid_request(why))
+            members = [(m, Exchange(principal, False, f"{request_id}-{i}", _request_id_of(m), idempotency)) for i, m in enumerate(body)]
+            replies = list(self._pool.map(lambda pair: self._message(request, *pair), members))
+            answers = [reply for reply, _status in replies if reply is not None]
+            return HttpResponse.json(answers) if answers else HttpResponse(202)
+        exchange = Exchange(principal, modern, request_id, _request_id_of(body), idempotency)
+        reply, status = self._message(request, body, exchange)
+        return HttpResponse(202) if reply is None else HttpResponse.json(reply, status)
+
+    def _message(self, request: HttpRequest, message: Any, ex: Exchange) -> tuple[dict[str, Any] | None, int]:
+        """One JSON-RPC message → (response or None for notifications/responses, HTTP status if alone)."""
+        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+            return failure(ex.rpc_id, invalid_request("not a JSON-RPC 2.0 message")), 400
+        method = message.get("method")
+        if method is None:
+            if "id" in message and ("result" in message or "error" in message):
+                return None, 202  # a response from the client: nothing to answer
+            return failure(ex.rpc_id, invalid_request("no method")), 400
+        if not isinstance(method, str):
+            return failure(ex.rpc_id, invalid_request("method must be a string")), 400
+        if "id" not in message:
+            return None, 202  # a notification
+        if not is_request_id(message["id"]):
+            return failure(None, invalid_request("id must be a string or an integer")), 400
+        params = message.get("params", {})
+        if not isinstance(params, dict):
+            return failure(ex.rpc_id, invalid_request("params must be an object")), 400
+        try:
+            if ex.modern:
+                _check_modern_envelope(request, method, params)
+            return success(ex.rpc_id, self._methods.dispatch(ex, method, params)), 200
+        except JsonRpcError as exc:
+            status = MODERN_HTTP_STATUS.get(exc.code, 200) if ex.modern else 200
+            return failure(ex.rpc_id, exc), status
+
+
+def _request_id_of(message: Any) -> Any:
+    if isinstance(message, dict) and is_request_id(message.get("id")):
+        return message["id"]
+    return None
+
+
+def _check_modern_envelope(request: HttpRequest, method: str, params: dict[str, Any]) -> None:
+    """2026-07-28: `_meta` carries version and capabilities; routing headers mirror the body."""
+    meta = params.get("_meta")
+    if not isinstance(meta, dict):
+        raise JsonRpcError(INVALID_PARAMS, f"params._meta must carry {PROTOCOL_VERSION_META} and {CLIENT_CAPABILITIES_META}")
+    if missing := [k for k in (PROTOCOL_VERSION_META, CLIENT_CAPABILITIES_META) if k not in meta]:
+        raise JsonRpcError(INVALID_PARAMS, f"params._meta is missing: {', '.join(missing)}")
+    if duplicated := [h for h in _ROUTING_HEADERS if h in request.duplicated_headers]:
+        raise JsonRpcError(HEADER_MISMATCH, f"header {duplicated[0]} was sent more than once")
+    if request.header("mcp-protocol-version") != meta[PROTOCOL_VERSION_META]:
+        raise JsonRpcError(HEADER_MISMATCH, "MCP-Protocol-Version header does not match params._meta")
+    if decode_header_value(request.header("mcp-method")) != method:
+        raise JsonRpcError(HEADER_MISMATCH, "Mcp-Method header does not match the body's method")
+    if (param := _NAME_PARAM.get(method)) is not None and decode_header_value(request.header("mcp-name")) != params.get(param):
+        raise JsonRpcError(HEADER_MISMATCH, f"Mcp-Name header does not match params.{param}")

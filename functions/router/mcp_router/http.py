@@ -1,0 +1,48 @@
+"""HTTP as the gateway sees it: plain data, so the domain layer needs no ASGI or Lambda event."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from mcp_platform.jsonrpc import JsonRpcError, RequestId, failure
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    method: str
+    path: str
+    headers: Mapping[str, str]
+    """Lower-case names; a repeated header's values joined with ', '."""
+    body: bytes = b""
+    duplicated_headers: frozenset[str] = frozenset()
+    """Lower-case names that arrived more than once (routing headers must not)."""
+
+    def header(self, name: str) -> str | None:
+        value = self.headers.get(name)
+        return value.strip() if value is not None else None
+
+
+@dataclass
+class HttpResponse:
+    status: int
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def json(cls, payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> HttpResponse:
+        return cls(status, orjson.dumps(payload), {"content-type": "application/json", **(headers or {})})
+
+    @classmethod
+    def rpc_error(
+        cls, status: int, error: JsonRpcError, request_id: RequestId | None = None, headers: Mapping[str, str] | None = None
+    ) -> HttpResponse:
+        """A 4xx with a JSON-RPC error body: without one, SDK clients only report -32603."""
+        return cls.json(failure(request_id, error), status, headers)
+
+    @classmethod
+    def text(cls, body: str, content_type: str, status: int = 200) -> HttpResponse:
+        return cls(status, body.encode(), {"content-type": content_type})

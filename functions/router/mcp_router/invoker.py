@@ -1,0 +1,84 @@
+"""Calling a service: `Invoke` (RequestResponse) on its Lambda, or in-process locally.
+
+Whatever goes wrong on the way (the function errors, times out, is throttled
+or returns garbage) comes back as a `ServiceReply` carrying an error object,
+so the caller has one path: an error reply is refunded.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import orjson
+from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
+from pydantic import ValidationError
+
+from mcp_platform.dispatch import ServiceReply, ServiceRequest
+from mcp_platform.errors import ErrorCode, error_object
+from mcp_platform.observability import logger
+
+
+class Invoker(Protocol):
+    def invoke(self, service: str, request: ServiceRequest) -> ServiceReply: ...
+
+
+def failed(service: str, message: str, code: str = ErrorCode.UPSTREAM_UNAVAILABLE) -> ServiceReply:
+    return ServiceReply(structured_content=error_object(f"{service}: {message}; the call was not charged", code))
+
+
+def parse_reply(service: str, payload: Any) -> ServiceReply:
+    try:
+        return ServiceReply.model_validate(payload)
+    except ValidationError:
+        logger.error("service returned a malformed reply", extra={"service": service})
+        return failed(service, "the service returned a malformed reply", ErrorCode.INTERNAL)
+
+
+class LambdaInvoker:
+    """Invokes `<SERVICE_FUNCTION_PREFIX><service>`, or `SERVICE_FUNCTION_<SERVICE>` when set."""
+
+    def __init__(self, client: Any, prefix: str, overrides: Mapping[str, str] | None = None) -> None:
+        self._lambda = client
+        self._prefix = prefix
+        self._overrides = dict(overrides or {})
+
+    @classmethod
+    def from_env(cls, client: Any, env: Mapping[str, str] = os.environ) -> LambdaInvoker:
+        overrides = {
+            key.removeprefix("SERVICE_FUNCTION_").lower(): value
+            for key, value in env.items()
+            if key.startswith("SERVICE_FUNCTION_") and key != "SERVICE_FUNCTION_PREFIX"
+        }
+        return cls(client, env.get("SERVICE_FUNCTION_PREFIX", ""), overrides)
+
+    def function_name(self, service: str) -> str:
+        return self._overrides.get(service, f"{self._prefix}{service}")
+
+    def invoke(self, service: str, request: ServiceRequest) -> ServiceReply:
+        try:
+            response = self._lambda.invoke(
+                FunctionName=self.function_name(service),
+                InvocationType="RequestResponse",
+                Payload=request.model_dump_json().encode(),
+            )
+        except ReadTimeoutError:
+            return failed(service, "the service did not answer in time")
+        except ClientError as exc:
+            code = exc.response.get("Error", {}).get("Code", "")
+            logger.error("invoke failed", extra={"service": service, "aws_error": code})
+            if code in ("TooManyRequestsException", "ThrottlingException"):
+                return failed(service, "the service is busy, retry shortly", ErrorCode.RATE_LIMITED)
+            return failed(service, "the service could not be reached")
+        except BotoCoreError:
+            logger.exception("invoke failed", extra={"service": service})
+            return failed(service, "the service could not be reached")
+        body = response["Payload"].read()
+        if response.get("FunctionError"):
+            logger.error("service function error", extra={"service": service, "kind": response["FunctionError"]})
+            return failed(service, "the service failed", ErrorCode.INTERNAL)
+        try:
+            return parse_reply(service, orjson.loads(body))
+        except orjson.JSONDecodeError:
+            return failed(service, "the service returned a malformed reply", ErrorCode.INTERNAL)

@@ -1,0 +1,204 @@
+"""MCP methods the router answers itself, and the routing of `tools/call`.
+
+Era differences live here and nowhere else: the modern era (2026-07-28) adds
+`resultType`, server info in `_meta` and caching hints; `initialize` and `ping`
+exist only in the legacy era, `server/discover` only in the modern one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from mcp_platform import docs
+from mcp_platform.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, JsonRpcError
+from mcp_platform.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS, SERVER_INFO_META
+
+from mcp_router.calls import CallContext, ToolCaller
+from mcp_router.pagination import page
+
+if TYPE_CHECKING:
+    from mcp_platform.billing.ledger import Ledger
+    from mcp_platform.registry import Registry
+
+    from mcp_router.auth import Principal
+    from mcp_router.settings import RouterSettings
+
+INSTRUCTIONS = (
+    "Tools are grouped by service (<service>_<verb>). Each tool's description says what it costs in credits; "
+    "*_status tools and hello_ping are free, and failed calls are never charged. Billed results carry "
+    "credits_charged and credits_balance. Read docs://catalog for every tool and price, "
+    "docs://<service>/payload for a service's exact contracts, and credits://balance for your balance."
+)
+LIST_TTL_MS = 300_000
+"""Tool lists and docs change only on deploy: five minutes of client caching is safe."""
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One JSON-RPC request as the methods see it."""
+
+    principal: Principal
+    modern: bool
+    request_id: str
+    rpc_id: Any
+    idempotency_header: str | None = None
+
+
+Handler = Callable[[Exchange, dict[str, Any]], dict[str, Any]]
+
+
+class Methods:
+    def __init__(self, registry: Registry, ledger: Ledger, caller: ToolCaller, settings: RouterSettings) -> None:
+        self._registry = registry
+        self._ledger = ledger
+        self._caller = caller
+        self._settings = settings
+        self._server_info = {"name": settings.server_name, "version": settings.server_version}
+        self._capabilities: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
+        shared: dict[str, Handler] = {
+            "tools/list": self.tools_list,
+            "tools/call": self.tools_call,
+            "resources/list": self.resources_list,
+            "resources/templates/list": self.resource_templates_list,
+            "resources/read": self.resources_read,
+            "prompts/list": self.prompts_list,
+        }
+        self._legacy: dict[str, Handler] = {**shared, "initialize": self.initialize, "ping": self.ping}
+        self._modern: dict[str, Handler] = {**shared, "server/discover": self.discover}
+
+    def dispatch(self, exchange: Exchange, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        handler = (self._modern if exchange.modern else self._legacy).get(method)
+        if handler is None:
+            raise JsonRpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        result = handler(exchange, params)
+        if exchange.modern:
+            result["resultType"] = "complete"
+            result.setdefault("_meta", {})[SERVER_INFO_META] = self._server_info
+        return result
+
+    # -- lifecycle
+
+    def initialize(self, _ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+        requested = params.get("protocolVersion")
+        return {
+            "protocolVersion": requested if requested in LEGACY_VERSIONS else LATEST_LEGACY,
+            "capabilities": self._capabilities,
+            "serverInfo": self._server_info,
+            "instructions": INSTRUCTIONS,
+        }
+
+    def ping(self, _ex: Exchange, _params: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def discover(self, _ex: Exchange, _params: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "supportedVersions": [*MODERN_VERSIONS, *reversed(LEGACY_VERSIONS)],
+            "capabilities": self._capabilities,
+            "instructions": INSTRUCTIONS,
+            **_cache_hint(LIST_TTL_MS, "public"),
+        }
+
+    # -- tools
+
+    def tools_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+        visible = [spec for spec in self._registry if self._caller.visible(spec, ex.principal)]
+        tools, next_cursor = page(visible, params.get("cursor"), self._settings.tools_page_size)
+        result: dict[str, Any] = {"tools": [spec.to_wire() for spec in tools]}
+        if next_cursor:
+            result["nextCursor"] = next_cursor
+        return self._cacheable(ex, result, LIST_TTL_MS, "private")
+
+    def tools_call(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+        ctx = CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.idempotency_header)
+        return self._caller.call(ctx, params)
+
+    def prompts_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+        page([], params.get("cursor"), self._settings.tools_page_size)  # validates the cursor
+        return self._cacheable(ex, {"prompts": []}, LIST_TTL_MS, "public")
+
+    # -- resources
+
+    def _services(self, ex: Exchange) -> list[str]:
+        return [s for s in self._registry.services if s in ex.principal.account.services]
+
+    def resources_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+        resources = [
+            {
+                "uri": "docs://catalog",
+                "name": "catalog",
+                "title": "Tool catalogue and prices",
+                "mimeType": "text/markdown",
+            },
+            {
+                "uri": "credits://balance",
+                "name": "balance",
+                "title": "Your credit balance and latest ledger entries",
+                "mimeType": "application/json",
+            },
+            *(
+                {
+                    "uri": f"docs://{service}/payload",
+                    "name": f"{service}-payload",
+                    "title": f"{service}: request and response contracts",
+                    "mimeType": "text/markdown",
+                }
+                for service in self._services(ex)
+            ),
+        ]
+        items, next_cursor = page(resources, params.get("cursor"), self._settings.tools_page_size)
+        result: dict[str, Any] = {"resources": list(items)}
+        if next_cursor:
+            result["nextCursor"] = next_cursor
+        return self._cacheable(ex, result, LIST_TTL_MS, "private")
+
+    def resource_templates_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+        page([], params.get("cursor"), self._settings.tools_page_size)
+        templates = [
+            {
+                "uriTemplate": "docs://{service}/payload",
+                "name": "service-payload",
+                "title": "A service's request and response contracts",
+                "mimeType": "text/markdown",
+            }
+        ]
+        return self._cacheable(ex, {"resourceTemplates": templates}, LIST_TTL_MS, "public")
+
+    def resources_read(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+        uri = params.get("uri")
+        if not isinstance(uri, str):
+            raise JsonRpcError(INVALID_PARAMS, "resources/read needs a string `uri`")
+        if uri == "credits://balance":
+            account_id = ex.principal.account_id
+            body = {
+                "account_id": account_id,
+                "balance": self._ledger.balance(account_id),
+                "entries": [e.to_wire() for e in self._ledger.entries(account_id, limit=20)],
+            }
+            contents = {"uri": uri, "mimeType": "application/json", "text": orjson.dumps(body).decode()}
+            return self._cacheable(ex, {"contents": [contents]}, 0, "private")
+        text = self._doc(ex, uri)
+        if text is None:
+            code = INVALID_PARAMS if ex.modern else RESOURCE_NOT_FOUND
+            raise JsonRpcError(code, f"Resource not found: {uri}", data={"uri": uri})
+        contents = {"uri": uri, "mimeType": "text/markdown", "text": text}
+        return self._cacheable(ex, {"contents": [contents]}, LIST_TTL_MS, "private")
+
+    def _doc(self, ex: Exchange, uri: str) -> str | None:
+        if uri == "docs://catalog":
+            return docs.catalog(self._registry, self._services(ex))
+        service = uri.removeprefix("docs://").removesuffix("/payload")
+        if uri == f"docs://{service}/payload" and service in self._services(ex):
+            return docs.service_payload(self._registry, service, self._settings.public_url)
+        return None
+
+    @staticmethod
+    def _cacheable(ex: Exchange, result: dict[str, Any], ttl_ms: int, scope: str) -> dict[str, Any]:
+        return {**result, **_cache_hint(ttl_ms, scope)} if ex.modern else result
+
+
+def _cache_hint(ttl_ms: int, scope: str) -> dict[str, Any]:
+    return {"ttlMs": ttl_ms, "cacheScope": scope}

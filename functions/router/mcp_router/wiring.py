@@ -1,0 +1,41 @@
+"""Build the router's dependencies from the environment (AWS, or the local default's moto)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import boto3
+from botocore.config import Config
+
+from mcp_platform.auth.dynamodb import DynamoAccountStore
+from mcp_platform.aws import client
+from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.ratelimit.limiter import DynamoRateLimiter
+from mcp_platform.registry import load_registry
+
+from mcp_router.auth import KeyAuthenticator
+from mcp_router.gateway import Dependencies
+from mcp_router.invoker import Invoker, LambdaInvoker
+from mcp_router.settings import RouterSettings
+
+
+def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str] = os.environ) -> Dependencies:
+    """DynamoDB stores named by the template's env vars; services invoked through Lambda unless `invoker` is given."""
+    settings = RouterSettings.from_env(env)
+    ddb = client("dynamodb")
+    store = DynamoAccountStore(ddb, env["ACCOUNTS_TABLE"], env["API_KEYS_TABLE"])
+    if invoker is None:
+        timeout = float(env.get("SERVICE_TIMEOUT_SECONDS", "25"))
+        # No retries: a retried Invoke could run a tool twice. The read timeout outlives the service's own.
+        config = Config(read_timeout=timeout + 2, connect_timeout=2, retries={"max_attempts": 1})
+        lambda_client = boto3.client("lambda", config=config)
+        invoker = LambdaInvoker.from_env(lambda_client, env)
+    return Dependencies(
+        registry=load_registry(),
+        authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
+        ledger=DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["IDEMPOTENCY_TABLE"]),
+        limiter=DynamoRateLimiter(ddb, env["RATE_LIMIT_TABLE"]),
+        invoker=invoker,
+        settings=settings,
+    )

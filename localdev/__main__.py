@@ -1,0 +1,36 @@
+"""`make dev`: the whole platform on loopback.
+
+An embedded DynamoDB/S3-compatible endpoint (moto server) holds the template's
+tables and buckets, a dev account with every service approved is seeded, and
+the router serves `http://127.0.0.1:$PORT/mcp` with every service in-process.
+
+Environment: PORT (3000), LOCAL_AWS_PORT (4566), DEV_API_KEY (generated if
+unset), DEV_CREDITS (1000), RATE_LIMIT_PER_MINUTE (template default), and any
+variable the template sets, which the shell may override.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from localdev.server import LocalPlatform
+from localdev.template import add_code_paths
+
+
+def main() -> int:
+    add_code_paths()
+    platform = LocalPlatform.from_env(os.environ)
+    try:
+        platform.start_store()
+        key = platform.seed()
+    except OSError as exc:
+        print(f"make dev: cannot start the local store on port {platform.aws_port}: {exc}", file=sys.stderr)
+        return 1
+    print(platform.banner(key), flush=True)
+    platform.serve()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""Service handlers run in-process, loaded exactly as template.yaml wires them.
+
+Each call goes through the real Lambda handler with a Lambda-like context and
+a JSON round trip of payload and reply, so what works here works in Lambda.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from localdev import template
+from localdev.context import LambdaContext
+from mcp_platform.dispatch import ServiceReply, ServiceRequest
+from mcp_platform.errors import ErrorCode
+
+from mcp_router.invoker import failed, parse_reply
+
+
+class InProcessInvoker:
+    def __init__(self, timeout_s: float = 25.0) -> None:
+        self._handlers = {service: wiring.load_handler() for service, wiring in template.service_functions().items()}
+        self._timeout = timeout_s
+
+    @property
+    def services(self) -> list[str]:
+        return sorted(self._handlers)
+
+    def invoke(self, service: str, request: ServiceRequest) -> ServiceReply:
+        handler = self._handlers.get(service)
+        if handler is None:
+            return failed(service, "no such service function")
+        payload: dict[str, Any] = orjson.loads(request.model_dump_json())
+        try:
+            raw = handler(payload, LambdaContext(f"local-svc-{service}", self._timeout))
+            return parse_reply(service, orjson.loads(orjson.dumps(raw)))
+        except Exception:  # what Lambda reports as FunctionError
+            return failed(service, "the service failed", ErrorCode.INTERNAL)

@@ -1,0 +1,110 @@
+"""The local platform: moto server for AWS state, the router on uvicorn, services in-process."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass
+
+from localdev import environment
+from localdev.store import create_buckets, create_tables
+
+DEV_ACCOUNT = "acct_dev"
+LOOPBACK_HOSTS = "localhost,127.0.0.1,::1"
+
+
+@dataclass
+class LocalPlatform:
+    port: int
+    aws_port: int
+    dev_key: str | None
+    dev_credits: int
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> LocalPlatform:
+        return cls(
+            port=int(env.get("PORT", "3000")),
+            aws_port=int(env.get("LOCAL_AWS_PORT", "4566")),
+            dev_key=env.get("DEV_API_KEY") or None,
+            dev_credits=int(env.get("DEV_CREDITS", "1000")),
+        )
+
+    def configure(self, env: MutableMapping[str, str] = os.environ) -> None:
+        """Point every AWS client at the local store and give the process the template's variables."""
+        defaults = {
+            **environment.function_environment(),
+            "AWS_ENDPOINT_URL": f"http://127.0.0.1:{self.aws_port}",
+            "AWS_ACCESS_KEY_ID": "local",
+            "AWS_SECRET_ACCESS_KEY": "local",
+            "AWS_DEFAULT_REGION": "us-east-1",
+            "ALLOWED_HOSTS": LOOPBACK_HOSTS,
+            "PUBLIC_URL": f"http://127.0.0.1:{self.port}",
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "POWERTOOLS_METRICS_DISABLED": "true",
+            "POWERTOOLS_SERVICE_NAME": "local",
+        }
+        for name, value in defaults.items():
+            env.setdefault(name, value)
+        env.pop("AWS_PROFILE", None)
+
+    def start_store(self) -> None:
+        from moto.server import ThreadedMotoServer
+
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one line per AWS call is noise here
+        self.configure()
+        self._moto = ThreadedMotoServer(ip_address="127.0.0.1", port=self.aws_port, verbose=False)
+        self._moto.start()
+        create_tables()
+        create_buckets()
+
+    def seed(self) -> str:
+        """The dev account (every service, DEV_CREDITS) and its key; returns the key."""
+        from mcp_platform.admin import AccountAdmin
+        from mcp_platform.auth.dynamodb import DynamoAccountStore
+        from mcp_platform.aws import client
+        from mcp_platform.billing.dynamodb import DynamoLedger
+        from mcp_platform.registry import load_registry
+
+        ddb = client("dynamodb")
+        env = os.environ
+        admin = AccountAdmin(
+            DynamoAccountStore(ddb, env["ACCOUNTS_TABLE"], env["API_KEYS_TABLE"]),
+            DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["IDEMPOTENCY_TABLE"]),
+        )
+        services = frozenset(load_registry().services)
+        admin.create_account("local developer", services, self.dev_credits, account_id=DEV_ACCOUNT)
+        return admin.issue_key(DEV_ACCOUNT, self.dev_key)
+
+    def app(self):  # noqa: ANN201 - an ASGI app
+        from mcp_router.asgi import GatewayApp
+        from mcp_router.gateway import Gateway
+        from mcp_router.wiring import dependencies_from_env
+
+        from localdev.invoker import InProcessInvoker
+
+        deps = dependencies_from_env(invoker=InProcessInvoker())
+        return GatewayApp(Gateway(deps), deps.settings.max_body_bytes)
+
+    def serve(self) -> None:
+        import uvicorn
+
+        uvicorn.run(self.app(), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+
+    def banner(self, key: str) -> str:
+        url = f"http://127.0.0.1:{self.port}/mcp"
+        return "\n".join(
+            [
+                "",
+                "MCP platform running locally (all services in-process, moto store on "
+                f"127.0.0.1:{self.aws_port})",
+                f"  endpoint   {url}",
+                f"  api key    {key}",
+                f"  account    {DEV_ACCOUNT} ({self.dev_credits} credits, every service approved)",
+                f"  try        curl -s {url} -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
+                "-d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"hello_ping\"}}'",
+                f"  admin      mcp-admin --local show {DEV_ACCOUNT}",
+                "Ctrl-C stops it; state lives in memory only.",
+                "",
+            ]
+        )

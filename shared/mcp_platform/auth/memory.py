@@ -1,0 +1,48 @@
+"""AccountStore in memory: for fast unit tests and the router benchmark."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+from mcp_platform.auth.store import Account, AccountExistsError, ApiKeyRecord
+
+
+class MemoryAccountStore:
+    def __init__(self) -> None:
+        self._keys: dict[str, ApiKeyRecord] = {}
+        self._accounts: dict[str, Account] = {}
+        self._lock = threading.Lock()
+
+    def get_key(self, key_hash: str) -> ApiKeyRecord | None:
+        return self._keys.get(key_hash)
+
+    def put_key(self, record: ApiKeyRecord) -> None:
+        with self._lock:
+            if record.key_hash in self._keys:
+                raise ValueError("key exists")
+            self._keys[record.key_hash] = record
+
+    def revoke_key(self, key_hash: str) -> bool:
+        with self._lock:
+            record = self._keys.get(key_hash)
+            if record is None:
+                return False
+            self._keys[key_hash] = dataclasses.replace(record, revoked=True)
+            return True
+
+    def keys_of(self, account_id: str) -> list[ApiKeyRecord]:
+        return sorted((k for k in self._keys.values() if k.account_id == account_id), key=lambda r: r.created_at)
+
+    def get_account(self, account_id: str) -> Account | None:
+        return self._accounts.get(account_id)
+
+    def create_account(self, account: Account) -> None:
+        with self._lock:
+            if account.account_id in self._accounts:
+                raise AccountExistsError(account.account_id)
+            self._accounts[account.account_id] = account
+
+    def set_services(self, account_id: str, services: frozenset[str]) -> None:
+        with self._lock:
+            self._accounts[account_id] = dataclasses.replace(self._accounts[account_id], services=services)

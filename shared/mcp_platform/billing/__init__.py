@@ -1,0 +1,1 @@
+"""Credits: a balance per account and an immutable ledger that always sums to it."""

@@ -1,0 +1,153 @@
+"""Documentation generated from the registry, never maintained by hand.
+
+`docs://<service>/payload` follows the layout of seeds 002/003 (request
+contract with type slots, input schema, output schema, error object);
+`docs://catalog`, `/llms.txt` and `/.well-known/mcp` summarise every service.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from mcp_platform.mcp import LEGACY_VERSIONS, MODERN_VERSIONS
+from mcp_platform.registry import Registry, ToolSpec
+
+ERROR_OBJECT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["error", "is_error"],
+    "properties": {
+        "error": {"type": "string"},
+        "is_error": {"type": "boolean", "const": True},
+        "code": {"type": "string"},
+    },
+    "additionalProperties": True,
+}
+
+
+def _json_block(value: Any) -> str:
+    return "```json\n" + json.dumps(value, indent=2, ensure_ascii=False) + "\n```"
+
+
+def _slot(name: str, schema: dict[str, Any], required: bool) -> str:
+    """`<integer, optional, default 5000, minimum 1, maximum 1000000>`: a type slot, never example data."""
+    kind = schema.get("type")
+    if kind is None and "anyOf" in schema:
+        kind = "|".join(str(b.get("type", "any")) for b in schema["anyOf"])
+    parts = [str(kind or "any"), "required" if required else "optional"]
+    for key in ("default", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"):
+        if key in schema:
+            parts.append(f"{key} {json.dumps(schema[key])}")
+    if "enum" in schema:
+        parts.append("enum " + "|".join(str(v) for v in schema["enum"]))
+    return f"<{', '.join(parts)}>"
+
+
+def request_contract(spec: ToolSpec) -> dict[str, Any]:
+    schema = spec.input_schema
+    required = set(schema.get("required", []))
+    arguments = {name: _slot(name, sub, name in required) for name, sub in schema.get("properties", {}).items()}
+    return {
+        "jsonrpc": "2.0",
+        "id": "<integer|string>",
+        "method": "tools/call",
+        "params": {"name": spec.name, "arguments": arguments},
+    }
+
+
+def service_payload(registry: Registry, service: str, base_url: str = "") -> str:
+    """The markdown of `docs://<service>/payload`."""
+    specs = registry.for_service(service)
+    lines = [
+        f"# {service}: canonical payload contracts",
+        "",
+        registry.descriptions.get(service, ""),
+        "",
+        f"**Service id:** `{service}`  ",
+        f"**MCP resource:** `docs://{service}/payload`",
+        "",
+        f"POST `{base_url}/mcp` with `Authorization: Bearer mcp_…`. Values below are type slots from the live "
+        "input schema, not example data.",
+        "",
+        "RPC result wrapper: `result.structuredContent` is the object in **Output schema**; "
+        "`result.content[0].text` is its JSON; `result.isError` mirrors `structuredContent.is_error`.",
+    ]
+    for spec in specs:
+        required = spec.input_schema.get("required", [])
+        lines += [
+            "",
+            f"## `{spec.name}`",
+            "",
+            spec.description,
+            "",
+            f"**Price:** {spec.price_label} credits" if spec.price_label != "free" else "**Price:** free",
+            "",
+            "**Required arguments:** " + (", ".join(f"`{r}`" for r in required) if required else "_(none)_"),
+            "",
+            "**Request contract**",
+            "",
+            _json_block(request_contract(spec)),
+            "",
+            "**Input schema**",
+            "",
+            _json_block(spec.input_schema),
+            "",
+            "**Output schema** (`structuredContent` on success)",
+            "",
+            _json_block(spec.published_output_schema),
+            "",
+            "**Error object**",
+            "",
+            _json_block(ERROR_OBJECT_SCHEMA),
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def catalog(registry: Registry, services: Iterable[str] | None = None) -> str:
+    """The markdown of `docs://catalog`: every service and tool with its price."""
+    wanted = set(services) if services is not None else None
+    lines = ["# Tool catalogue", "", "1 credit = USD 0.01. Failed calls are never charged.", ""]
+    lines += ["| service | tool | price (credits) | what it does |", "|---|---|---|---|"]
+    for spec in registry:
+        if wanted is not None and spec.service not in wanted:
+            continue
+        summary = spec.description.split(". ")[0].rstrip(".")
+        lines.append(f"| {spec.service} | `{spec.name}` | {spec.price_label} | {summary} |")
+    return "\n".join(lines) + "\n"
+
+
+def llms_txt(registry: Registry, base_url: str = "") -> str:
+    lines = [
+        "# MCP platform",
+        "",
+        "> One MCP endpoint (streamable HTTP, stateless JSON) in front of many tool services, billed per call "
+        "in credits. Authenticate with `Authorization: Bearer mcp_…` or `X-Api-Key`.",
+        "",
+        f"Endpoint: {base_url}/mcp",
+        "",
+        "## Services",
+        "",
+    ]
+    for service in registry.services:
+        tools = ", ".join(spec.name for spec in registry.for_service(service))
+        first_line = registry.descriptions.get(service, service).splitlines()[0]
+        lines.append(f"- `{service}` ({tools}): {first_line} Contract: resource `docs://{service}/payload`.")
+    return "\n".join(lines) + "\n"
+
+
+def well_known(registry: Registry, base_url: str, server_name: str, server_version: str) -> dict[str, Any]:
+    """`/.well-known/mcp`: how to connect, for clients and directories."""
+    return {
+        "name": server_name,
+        "version": server_version,
+        "endpoint": f"{base_url}/mcp",
+        "transport": "streamable-http",
+        "stateless": True,
+        "protocolVersions": [*LEGACY_VERSIONS, *MODERN_VERSIONS],
+        "authentication": {"type": "api-key", "headers": ["Authorization: Bearer <key>", "X-Api-Key: <key>"]},
+        "services": [
+            {"name": s, "tools": len(registry.for_service(s)), "docs": f"docs://{s}/payload"}
+            for s in registry.services
+        ],
+    }

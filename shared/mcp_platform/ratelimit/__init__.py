@@ -1,0 +1,1 @@
+"""Per-account request rate limits, enforced across router instances."""
