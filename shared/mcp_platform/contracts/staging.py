@@ -140,6 +140,9 @@ _STATUS_SCHEMA: dict[str, Any] = {
 
 _PRIVATE = "Files are private to your account and deleted when their ttl ends."
 
+_NEW_FILE = Annotations(read_only=False, idempotent=False)
+"""Each call stores a new file: not read-only, not idempotent."""
+
 TOOLS = [
     ToolSpec(
         name="staging_upload",
@@ -149,7 +152,7 @@ TOOLS = [
         f"Pass the id as the file input of other tools (img_*, pdf_*, ...). {_PRIVATE} 1 credit.",
         input_model=UploadInput,
         output_schema=STAGED_OBJECT_SCHEMA,
-        annotations=Annotations(read_only=False, idempotent=False),
+        annotations=_NEW_FILE,
         price=1,
     ),
     ToolSpec(
@@ -161,7 +164,7 @@ TOOLS = [
         f"{_PRIVATE} 1 credit.",
         input_model=UploadUrlInput,
         output_schema=_UPLOAD_URL_SCHEMA,
-        annotations=Annotations(read_only=False, idempotent=False),
+        annotations=_NEW_FILE,
         price=1,
     ),
     ToolSpec(
