@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from functools import partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -309,77 +310,73 @@ _DELIVERY = (
 )
 
 
-def _tool(name: str, title: str, description: str, input_model: type[BaseModel], **kw: Any) -> ToolSpec:
-    return ToolSpec(
-        name=name,
-        service=SERVICE,
-        title=title,
-        description=description,
-        input_model=input_model,
-        **{"output_schema": _IMAGE_OUT, "annotations": Annotations(), "price": 1, **kw},
-    )
+_NEW_FILE = Annotations(read_only=False, idempotent=False)
+"""Generators store a new staged file on every call."""
+_tool = partial(ToolSpec, service=SERVICE, output_schema=_IMAGE_OUT, annotations=_NEW_FILE, price=1)
 
 
 TOOLS = [
     _tool(
-        "qr_generate",
-        "Make a QR code",
-        "Encodes text or a URL as a QR code (or Micro QR) image, PNG or SVG." + _DELIVERY + " Costs 1 credit.",
-        GenerateInput,
+        name="qr_generate",
+        title="Make a QR code",
+        description="Encodes text or a URL as a QR code (or Micro QR) image, PNG or SVG." + _DELIVERY + " Costs 1 credit.",
+        input_model=GenerateInput,
     ),
     _tool(
-        "qr_decode",
-        "Read QR codes and barcodes from an image",
-        "Finds and decodes every QR, Micro QR, Data Matrix, Aztec, PDF417 and linear barcode (EAN, UPC, "
+        name="qr_decode",
+        title="Read QR codes and barcodes from an image",
+        description="Finds and decodes every QR, Micro QR, Data Matrix, Aztec, PDF417 and linear barcode (EAN, UPC, "
         "Code 128/39/93, ITF, Codabar, DataBar) in a picture, with each one's text, format and corner "
         "positions. Costs 2 credits.",
-        DecodeInput,
+        input_model=DecodeInput,
         output_schema=output_schema(DecodeOutput),
+        annotations=Annotations(),
         price=2,
     ),
     _tool(
-        "qr_wifi",
-        "Make a Wi-Fi QR code",
-        "QR code that joins a Wi-Fi network when scanned (WIFI: format, special characters escaped)."
+        name="qr_wifi",
+        title="Make a Wi-Fi QR code",
+        description="QR code that joins a Wi-Fi network when scanned (WIFI: format, special characters escaped)."
         + _DELIVERY
         + " Costs 1 credit.",
-        WifiInput,
+        input_model=WifiInput,
     ),
     _tool(
-        "qr_vcard",
-        "Make a contact (vCard) QR code",
-        "QR code holding a vCard 3.0 contact (name, phones, emails, organisation, address, ...), text "
+        name="qr_vcard",
+        title="Make a contact (vCard) QR code",
+        description="QR code holding a vCard 3.0 contact (name, phones, emails, organisation, address, ...), text "
         "escaped per RFC 2426." + _DELIVERY + " Costs 1 credit.",
-        VcardInput,
+        input_model=VcardInput,
     ),
     _tool(
-        "qr_geo",
-        "Make a location QR code",
-        "QR code with a geo: URI (RFC 5870) that opens a map at the coordinates." + _DELIVERY + " Costs 1 credit.",
-        GeoInput,
+        name="qr_geo",
+        title="Make a location QR code",
+        description="QR code with a geo: URI (RFC 5870) that opens a map at the coordinates." + _DELIVERY + " Costs 1 credit.",
+        input_model=GeoInput,
     ),
     _tool(
-        "qr_epc",
-        "Make a SEPA payment QR code (EPC / GiroCode)",
-        "QR code for a SEPA credit transfer in the EPC069-12 format that European banking apps scan to "
+        name="qr_epc",
+        title="Make a SEPA payment QR code (EPC / GiroCode)",
+        description="QR code for a SEPA credit transfer in the EPC069-12 format that European banking apps scan to "
         "pre-fill a payment: beneficiary name, IBAN, optional BIC, euro amount, purpose and reference or "
         "text. IBAN, BIC and creditor reference are checked." + _DELIVERY + " Costs 1 credit.",
-        EpcInput,
+        input_model=EpcInput,
     ),
     _tool(
-        "qr_barcode",
-        "Make a barcode",
-        "Draws a linear or 2D barcode: EAN-13, EAN-8, UPC-A, ITF, Code 39, Code 128, Data Matrix or PDF417."
+        name="qr_barcode",
+        title="Make a barcode",
+        description="Draws a linear or 2D barcode: EAN-13, EAN-8, UPC-A, ITF, Code 39, Code 128, Data Matrix or PDF417."
         + _DELIVERY
         + " Costs 1 credit.",
-        BarcodeInput,
+        input_model=BarcodeInput,
     ),
     _tool(
-        "qr_status",
-        "qr service status",
-        "Library versions and the symbologies qr_barcode draws and qr_decode reads. Free.",
-        StatusInput,
+        name="qr_status",
+        title="qr service status",
+        description="Library versions and the symbologies qr_barcode draws and qr_decode reads. Free.",
+        input_model=StatusInput,
         output_schema=output_schema(StatusOutput),
+        annotations=Annotations(),
         price=0,
     ),
 ]

@@ -8,6 +8,7 @@ must fix in the call itself (a malformed argument) or for a backend that is down
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
@@ -275,103 +276,94 @@ _NETWORK = Annotations(read_only=True, idempotent=True, open_world=True)
 _COST = " Invalid values are an answer (valid: false with a reason), not an error. Costs 1 credit."
 
 
-def _tool(name: str, title: str, description: str, input_model: type[BaseModel], output: type[BaseModel], **kw: Any) -> ToolSpec:
-    return ToolSpec(
-        name=name,
-        service=SERVICE,
-        title=title,
-        description=description,
-        input_model=input_model,
-        output_schema=output_schema(output),
-        **{"annotations": _OFFLINE, "price": 1, **kw},
-    )
+_tool = partial(ToolSpec, service=SERVICE, annotations=_OFFLINE, price=1)
 
 
 TOOLS = [
     _tool(
-        "validate_email",
-        "Validate an email address",
-        "Checks an email address's syntax (RFC 5322 / 6531, internationalised domains) and returns its "
+        name="validate_email",
+        title="Validate an email address",
+        description="Checks an email address's syntax (RFC 5322 / 6531, internationalised domains) and returns its "
         "normalised form; with check_deliverability also looks up the domain's mail servers in DNS."
         + _COST,
-        EmailInput,
-        EmailOutput,
+        input_model=EmailInput,
+        output_schema=output_schema(EmailOutput),
         annotations=_NETWORK,
     ),
     _tool(
-        "validate_phone",
-        "Validate a phone number",
-        "Parses a phone number (libphonenumber) and returns E.164, international and national forms, the "
+        name="validate_phone",
+        title="Validate a phone number",
+        description="Parses a phone number (libphonenumber) and returns E.164, international and national forms, the "
         "line type and the region. No carrier look-up." + _COST,
-        PhoneInput,
-        PhoneOutput,
+        input_model=PhoneInput,
+        output_schema=output_schema(PhoneOutput),
     ),
     _tool(
-        "validate_iban",
-        "Validate an IBAN",
-        "Checks an IBAN's country format, length and check digits (and the national checksum where "
+        name="validate_iban",
+        title="Validate an IBAN",
+        description="Checks an IBAN's country format, length and check digits (and the national checksum where "
         "known); returns the formatted IBAN, country, bank code and, where the registry knows it, the "
         "bank's BIC and name." + _COST,
-        IbanInput,
-        IbanOutput,
+        input_model=IbanInput,
+        output_schema=output_schema(IbanOutput),
     ),
     _tool(
-        "validate_bic",
-        "Validate a BIC",
-        "Checks a BIC / SWIFT code's structure and country, splits it into bank, country, location and "
+        name="validate_bic",
+        title="Validate a BIC",
+        description="Checks a BIC / SWIFT code's structure and country, splits it into bank, country, location and "
         "branch codes and says whether schwifty's bank registry knows it." + _COST,
-        BicInput,
-        BicOutput,
+        input_model=BicInput,
+        output_schema=output_schema(BicOutput),
     ),
     _tool(
-        "validate_vat",
-        "Validate an EU VAT number",
-        "Checks an EU VAT number's format and check digits offline; with live=true also asks EU VIES "
+        name="validate_vat",
+        title="Validate an EU VAT number",
+        description="Checks an EU VAT number's format and check digits offline; with live=true also asks EU VIES "
         "whether it is registered. VIES being down is reported as live.status 'unavailable', not as "
         "invalid." + _COST,
-        VatInput,
-        VatOutput,
+        input_model=VatInput,
+        output_schema=output_schema(VatOutput),
         annotations=_NETWORK,
     ),
     _tool(
-        "validate_card",
-        "Validate a payment card number",
-        "Checks a payment card number's Luhn digit and length and names its brand by IIN range. The "
+        name="validate_card",
+        title="Validate a payment card number",
+        description="Checks a payment card number's Luhn digit and length and names its brand by IIN range. The "
         "number is never logged or stored; the answer shows only the last four digits." + _COST,
-        CardInput,
-        CardOutput,
+        input_model=CardInput,
+        output_schema=output_schema(CardOutput),
     ),
     _tool(
-        "validate_url",
-        "Validate a URL",
-        "Parses an absolute URL (WHATWG rules), returns its normalised form and parts, with the host in "
+        name="validate_url",
+        title="Validate a URL",
+        description="Parses an absolute URL (WHATWG rules), returns its normalised form and parts, with the host in "
         "both punycode and Unicode; checks the scheme against allowed_schemes. Does not fetch it." + _COST,
-        UrlInput,
-        UrlOutput,
+        input_model=UrlInput,
+        output_schema=output_schema(UrlOutput),
     ),
     _tool(
-        "validate_json",
-        "Validate JSON against a JSON Schema",
-        "Validates a JSON document against a JSON Schema (draft 2020-12 by default) and lists every "
+        name="validate_json",
+        title="Validate JSON against a JSON Schema",
+        description="Validates a JSON document against a JSON Schema (draft 2020-12 by default) and lists every "
         "failure with its JSON Pointer path in the document and in the schema. An invalid schema is an "
         "error naming `schema`." + _COST,
-        JsonInput,
-        JsonOutput,
+        input_model=JsonInput,
+        output_schema=output_schema(JsonOutput),
     ),
     _tool(
-        "validate_number",
-        "Validate a standard number or code",
-        "Validates any of python-stdnum's ~240 formats (kind): ISBN, ISSN, EAN, ISIN, LEI, GRid, national "
+        name="validate_number",
+        title="Validate a standard number or code",
+        description="Validates any of python-stdnum's ~240 formats (kind): ISBN, ISSN, EAN, ISIN, LEI, GRid, national "
         "IDs, tax and company numbers. Returns the compact and formatted forms." + _COST,
-        NumberInput,
-        NumberOutput,
+        input_model=NumberInput,
+        output_schema=output_schema(NumberOutput),
     ),
     _tool(
-        "validate_status",
-        "validate service status",
-        "Library versions and the number of formats validate_number knows. Free.",
-        StatusInput,
-        StatusOutput,
+        name="validate_status",
+        title="validate service status",
+        description="Library versions and the number of formats validate_number knows. Free.",
+        input_model=StatusInput,
+        output_schema=output_schema(StatusOutput),
         price=0,
     ),
 ]
