@@ -11,6 +11,7 @@ import segno
 from PIL import Image
 
 from mcp_platform import staging_store
+from qr_service import decoding
 from qr_service.app import app
 from qr_support import read_one
 from staging_support import staging_bucket  # noqa: F401 - fixture
@@ -85,8 +86,13 @@ def test_too_much_data_is_an_argument_error() -> None:
 
 @pytest.mark.parametrize(
     ("arguments", "field"),
-    [({"data": ""}, "data"), ({"data": "x", "format": "gif"}, "format"), ({"data": "x", "scale": 0}, "scale"),
-     ({"data": "x", "error_correction": "X"}, "error_correction"), ({"data": "x", "border": 21}, "border")],
+    [
+        ({"data": ""}, "data"),
+        ({"data": "x", "format": "gif"}, "format"),
+        ({"data": "x", "scale": 0}, "scale"),
+        ({"data": "x", "error_correction": "X"}, "error_correction"),
+        ({"data": "x", "border": 21}, "border"),
+    ],
 )
 def test_generate_bad_arguments_name_the_field(arguments: dict, field: str) -> None:
     assert f"{field}:" in error_of("qr_generate", **arguments)
@@ -146,7 +152,14 @@ def test_epc_round_trips_at_level_m(validate_output) -> None:
         text="Adomány / Spende",
     )
     assert out["payload"].split("\n")[:8] == [
-        "BCD", "002", "1", "SCT", "COBADEFFXXX", "Magyar Vöröskereszt", "DE89370400440532013000", "EUR25.00"
+        "BCD",
+        "002",
+        "1",
+        "SCT",
+        "COBADEFFXXX",
+        "Magyar Vöröskereszt",
+        "DE89370400440532013000",
+        "EUR25.00",
     ]
     assert (out["symbol"]["error_correction"], symbol.ec_level) == ("M", "M")
     assert int(out["symbol"]["version"]) <= 13
@@ -189,7 +202,9 @@ def test_epc_bad_arguments() -> None:
     ],
 )
 @pytest.mark.parametrize("fmt", ["png", "svg"])
-def test_barcodes_round_trip(validate_output, symbology: str, data: str, payload: str, zxing_format: str, fmt: str) -> None:
+def test_barcodes_round_trip(
+    validate_output, symbology: str, data: str, payload: str, zxing_format: str, fmt: str
+) -> None:
     out, symbol = round_trip("qr_barcode", validate_output, data=data, symbology=symbology, format=fmt, scale=3)
     assert (out["payload"], out["symbol"]["kind"], symbol.format.name) == (payload, symbology, zxing_format)
 
@@ -222,7 +237,9 @@ def test_decode_base64_and_staging_id_find_every_symbol(validate_output) -> None
     jpeg = io.BytesIO()
     canvas.save(jpeg, format="JPEG", quality=90)
 
-    out = validate_output("qr_decode", call("qr_decode", image=base64.b64encode(jpeg.getvalue()).decode()).structured_content)
+    out = validate_output(
+        "qr_decode", call("qr_decode", image=base64.b64encode(jpeg.getvalue()).decode()).structured_content
+    )
     assert out["count"] == 2
     assert sorted(s["text"] for s in out["symbols"]) == ["left one", "right one"]
     assert out["image"] == {"width": canvas.width, "height": canvas.height, "format": "JPEG"}
@@ -253,15 +270,19 @@ def test_decode_transparent_background(validate_output) -> None:
 def test_decode_nothing_found_is_an_empty_answer(validate_output) -> None:
     blank = io.BytesIO()
     Image.new("L", (50, 50), 255).save(blank, format="PNG")
-    out = validate_output("qr_decode", call("qr_decode", image=base64.b64encode(blank.getvalue()).decode()).structured_content)
+    out = validate_output(
+        "qr_decode", call("qr_decode", image=base64.b64encode(blank.getvalue()).decode()).structured_content
+    )
     assert (out["count"], out["symbols"]) == (0, [])
 
 
 def test_decode_refuses_non_images_bombs_and_foreign_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert error_of("qr_decode", image=base64.b64encode(b"%PDF-1.4 not an image").decode()).startswith("invalid arguments")
-    assert "image: not a readable picture" in error_of("qr_decode", image=base64.b64encode(b"\x89PNG\r\n\x1a\nbroken").decode())
-
-    from qr_service import decoding
+    assert error_of("qr_decode", image=base64.b64encode(b"%PDF-1.4 not an image").decode()).startswith(
+        "invalid arguments"
+    )
+    assert "image: not a readable picture" in error_of(
+        "qr_decode", image=base64.b64encode(b"\x89PNG\r\n\x1a\nbroken").decode()
+    )
 
     monkeypatch.setattr(decoding, "MAX_PIXELS", 100)
     big = io.BytesIO()
@@ -283,6 +304,12 @@ def test_status(validate_output, registry) -> None:
     assert {"QRCode", "MicroQRCode", "EAN13", "DataMatrix"} <= set(out["decodable"])
     prices = {spec.name: spec.price for spec in registry.for_service("qr")}
     assert prices == {
-        "qr_generate": 1, "qr_decode": 2, "qr_wifi": 1, "qr_vcard": 1, "qr_geo": 1, "qr_epc": 1, "qr_barcode": 1,
+        "qr_generate": 1,
+        "qr_decode": 2,
+        "qr_wifi": 1,
+        "qr_vcard": 1,
+        "qr_geo": 1,
+        "qr_epc": 1,
+        "qr_barcode": 1,
         "qr_status": 0,
     }

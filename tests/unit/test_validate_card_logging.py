@@ -44,7 +44,9 @@ def test_no_card_digits_in_any_log_record(captured: pytest.LogCaptureFixture) ->
         app.lambda_handler(event, _lambda_context())
     # Arguments that fail validation are logged as a tool error: the path most likely to leak.
     too_long = "4111111111111111" * 3
-    reply = app.handle({"tool": "validate_card", "arguments": {"number": too_long}, "account_id": "a", "request_id": "r"})
+    reply = app.handle(
+        {"tool": "validate_card", "arguments": {"number": too_long}, "account_id": "a", "request_id": "r"}
+    )
     assert reply.structured_content["code"] == "invalid_arguments"
     assert "4111111111111111" not in reply.structured_content["error"]
 

@@ -48,7 +48,9 @@ def test_a_record_fallback_is_deliverable(recorded: RecordedResolver) -> None:
     ("email", "reason"),
     [("x@no-such-domain-3f9a1c.com", "does not exist"), ("x@example.com", "does not accept email")],
 )
-def test_nxdomain_and_null_mx_are_undeliverable(recorded: RecordedResolver, validate_output, email: str, reason: str) -> None:
+def test_nxdomain_and_null_mx_are_undeliverable(
+    recorded: RecordedResolver, validate_output, email: str, reason: str
+) -> None:
     out = validate_output("validate_email", deliverability(email))
     assert (out["valid"], out["deliverability"]) == (False, "undeliverable")
     assert reason in out["reason"]
@@ -70,7 +72,11 @@ def test_timeout_gives_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(email_address, "dns_resolver", Slow)
     out = deliverability("someone@gmail.com")
-    assert (out["valid"], out["deliverability"], out["deliverability_note"]) == (True, "unknown", "DNS lookup timed out")
+    assert (out["valid"], out["deliverability"], out["deliverability_note"]) == (
+        True,
+        "unknown",
+        "DNS lookup timed out",
+    )
 
 
 def test_no_network_gives_unknown_with_the_real_resolver(validate_output) -> None:
@@ -87,7 +93,10 @@ def test_no_resolver_configuration_gives_unknown(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(email_address, "dns_resolver", missing)
     out = deliverability("someone@gmail.com")
-    assert (out["deliverability"], out["deliverability_note"]) == ("unknown", "no DNS resolver (NoResolverConfiguration)")
+    assert (out["deliverability"], out["deliverability_note"]) == (
+        "unknown",
+        "no DNS resolver (NoResolverConfiguration)",
+    )
 
 
 def test_syntax_errors_skip_dns(recorded: RecordedResolver) -> None:

@@ -101,7 +101,12 @@ def test_invalid_iban_reason(validate_output, iban: str, reason: str) -> None:
 
 def test_bic_parts_and_registry(validate_output) -> None:
     out = validate_output("validate_bic", call("validate_bic", bic="COBADEFFXXX"))
-    assert (out["bank_code"], out["country_code"], out["location_code"], out["branch_code"]) == ("COBA", "DE", "FF", "XXX")
+    assert (out["bank_code"], out["country_code"], out["location_code"], out["branch_code"]) == (
+        "COBA",
+        "DE",
+        "FF",
+        "XXX",
+    )
     assert out["registered"] is True
     bad = validate_output("validate_bic", call("validate_bic", bic="COBAXXFF"))
     assert bad["valid"] is False
@@ -253,7 +258,9 @@ def test_json_formats_are_asserted_only_on_request() -> None:
 def test_json_text_is_parsed_on_request(validate_output) -> None:
     ok = call("validate_json", document='{"name": "x"}', schema=SCHEMA, parse_text=True)
     assert ok["valid"] is True
-    broken = validate_output("validate_json", call("validate_json", document='{"name": ', schema=SCHEMA, parse_text=True))
+    broken = validate_output(
+        "validate_json", call("validate_json", document='{"name": ', schema=SCHEMA, parse_text=True)
+    )
     assert broken["valid"] is False
     assert broken["reason"].startswith("not JSON:")
 
@@ -266,8 +273,12 @@ def test_json_many_errors_are_capped(validate_output) -> None:
 
 
 def test_json_schema_problems_name_schema() -> None:
-    assert error_of("validate_json", document={}, schema={"type": "wrong"}).startswith("schema: not a valid JSON Schema")
-    assert "cannot resolve $ref" in error_of("validate_json", document={}, schema={"$ref": "https://example.com/s.json"})
+    assert error_of("validate_json", document={}, schema={"type": "wrong"}).startswith(
+        "schema: not a valid JSON Schema"
+    )
+    assert "cannot resolve $ref" in error_of(
+        "validate_json", document={}, schema={"$ref": "https://example.com/s.json"}
+    )
     assert error_of("validate_json", document={}, schema={}, parse_text=True).startswith("document:")
     assert "schema" in error_of("validate_json", document={})
 
@@ -299,7 +310,9 @@ def test_number_invalid_checksum(validate_output) -> None:
 
 
 def test_number_kind_is_an_enum() -> None:
-    assert error_of("validate_number", number="1", kind="isbn13").startswith("invalid arguments for validate_number: kind:")
+    assert error_of("validate_number", number="1", kind="isbn13").startswith(
+        "invalid arguments for validate_number: kind:"
+    )
 
 
 # ---------------------------------------------------------------- status

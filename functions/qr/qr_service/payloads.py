@@ -34,7 +34,12 @@ def vcard_text(value: str) -> str:
 def vcard_payload(arguments: VcardInput) -> str:
     """A vCard 3.0 with CRLF line ends; properties without a value are left out."""
     family, given = arguments.family_name or "", arguments.given_name or ""
-    lines = ["BEGIN:VCARD", "VERSION:3.0", f"N:{vcard_text(family)};{vcard_text(given)};;;", f"FN:{vcard_text(arguments.name)}"]
+    lines = [
+        "BEGIN:VCARD",
+        "VERSION:3.0",
+        f"N:{vcard_text(family)};{vcard_text(given)};;;",
+        f"FN:{vcard_text(arguments.name)}",
+    ]
     lines += _optional("ORG", arguments.org) + _optional("TITLE", arguments.title)
     lines += [f"TEL:{vcard_text(phone)}" for phone in arguments.phones]
     lines += [f"EMAIL;TYPE=INTERNET:{vcard_text(email)}" for email in arguments.emails]

@@ -39,7 +39,9 @@ class Rendered:
     """What a scanner reads back."""
 
 
-def qr_code(payload: str | bytes, error_correction: str, *, micro: bool = False, boost_error: bool = True) -> segno.QRCode:
+def qr_code(
+    payload: str | bytes, error_correction: str, *, micro: bool = False, boost_error: bool = True
+) -> segno.QRCode:
     """Encode with segno; data too long for any symbol is the caller's to fix."""
     make = segno.make_micro if micro else segno.make_qr
     try:
@@ -69,7 +71,9 @@ def render_qr(qr: segno.QRCode, payload: str, options: SymbolOptions) -> Rendere
     return Rendered(out.getvalue(), MEDIA_TYPES[options.format], symbol, payload)
 
 
-def render_barcode(data: str, symbology: Symbology, options: ImageOptions, *, human_readable: bool, quiet_zone: bool) -> Rendered:
+def render_barcode(
+    data: str, symbology: Symbology, options: ImageOptions, *, human_readable: bool, quiet_zone: bool
+) -> Rendered:
     try:
         barcode = zxingcpp.create_barcode(data, ZXING_FORMATS[symbology])
     except (ValueError, RuntimeError) as exc:  # zxing-cpp refuses content its symbology cannot carry

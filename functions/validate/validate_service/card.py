@@ -56,7 +56,9 @@ def brand_of(digits: str) -> Brand | None:
 def validate_card(arguments: CardInput, _ctx: CallContext) -> CardOutput:
     digits = _SEPARATORS.sub("", arguments.number)
     if not digits.isascii() or not digits.isdigit():
-        return CardOutput(valid=False, luhn_valid=False, length=len(digits), reason="only digits, spaces and dashes are allowed")
+        return CardOutput(
+            valid=False, luhn_valid=False, length=len(digits), reason="only digits, spaces and dashes are allowed"
+        )
     masked = {"last4": digits[-4:], "masked": "*" * max(len(digits) - 4, 0) + digits[-4:], "length": len(digits)}
     try:
         luhn.validate(digits)

@@ -31,7 +31,9 @@ def validate_json(arguments: JsonInput, _ctx: CallContext) -> JsonOutput:
     document = arguments.document
     if arguments.parse_text:
         if not isinstance(document, str):
-            raise ToolError("document: with parse_text=true it must be a string of JSON text", ErrorCode.INVALID_ARGUMENTS)
+            raise ToolError(
+                "document: with parse_text=true it must be a string of JSON text", ErrorCode.INVALID_ARGUMENTS
+            )
         try:
             document = json.loads(document)
         except json.JSONDecodeError as exc:
@@ -47,8 +49,10 @@ def validate_json(arguments: JsonInput, _ctx: CallContext) -> JsonOutput:
     try:
         failures = sorted(validator.iter_errors(document), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     except Unresolvable as exc:
-        raise ToolError(f"schema: cannot resolve $ref {exc.ref!r} (only references inside the schema work)",
-                        ErrorCode.INVALID_ARGUMENTS) from None
+        raise ToolError(
+            f"schema: cannot resolve $ref {exc.ref!r} (only references inside the schema work)",
+            ErrorCode.INVALID_ARGUMENTS,
+        ) from None
     errors = [_error(failure) for failure in failures[:MAX_ERRORS]]
     return JsonOutput(
         valid=not failures,

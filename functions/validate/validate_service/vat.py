@@ -26,7 +26,9 @@ def validate_vat(arguments: VatInput, ctx: CallContext) -> VatOutput:
     country_code = _ALIASES.get(compact[:2], compact[:2])
     live = None
     if arguments.live:
-        live = vies_client().check(country_code, compact[2:], timeout=max(1.0, min(VIES_TIMEOUT_S, ctx.seconds_left() - 1.0)))
+        live = vies_client().check(
+            country_code, compact[2:], timeout=max(1.0, min(VIES_TIMEOUT_S, ctx.seconds_left() - 1.0))
+        )
     return VatOutput(valid=True, vat=country_code + compact[2:], country_code=country_code, live=live)
 
 

@@ -77,7 +77,9 @@ class GenerateInput(QrOptions):
 class WifiInput(QrOptions):
     ssid: str = Field(min_length=1, max_length=32, description="Network name (1 to 32 bytes as UTF-8).")
     password: str | None = Field(
-        default=None, max_length=64, description="Required for WPA (8-63 characters or 64 hex) and WEP; omit for nopass."
+        default=None,
+        max_length=64,
+        description="Required for WPA (8-63 characters or 64 hex) and WEP; omit for nopass.",
     )
     security: Literal["WPA", "WEP", "nopass"] = Field(
         default="WPA", description="WPA covers WPA/WPA2/WPA3-Personal; nopass is an open network."
@@ -147,7 +149,9 @@ class VcardInput(QrOptions):
 class GeoInput(QrOptions):
     latitude: float = Field(ge=-90, le=90, description="Degrees north (WGS 84).")
     longitude: float = Field(ge=-180, le=180, description="Degrees east (WGS 84).")
-    altitude: float | None = Field(default=None, ge=-11_000, le=100_000, description="Metres above the WGS 84 ellipsoid.")
+    altitude: float | None = Field(
+        default=None, ge=-11_000, le=100_000, description="Metres above the WGS 84 ellipsoid."
+    )
 
 
 class EpcInput(SymbolOptions):
@@ -155,7 +159,9 @@ class EpcInput(SymbolOptions):
 
     name: str = Field(min_length=1, max_length=70, description="Beneficiary name (at most 70 characters).")
     iban: str = Field(min_length=15, max_length=42, description="Beneficiary IBAN (spaces allowed).")
-    bic: str | None = Field(default=None, min_length=8, max_length=14, description="Beneficiary BIC; optional in the EEA.")
+    bic: str | None = Field(
+        default=None, min_length=8, max_length=14, description="Beneficiary BIC; optional in the EEA."
+    )
     amount: Decimal | None = Field(
         default=None,
         ge=Decimal("0.01"),
@@ -173,7 +179,9 @@ class EpcInput(SymbolOptions):
         description="Structured creditor reference (ISO 11649, starts with RF, e.g. RF18539007547034). "
         "For free text use `text` instead; give at most one of the two.",
     )
-    text: str | None = Field(default=None, max_length=140, description="Unstructured remittance text, at most 140 characters.")
+    text: str | None = Field(
+        default=None, max_length=140, description="Unstructured remittance text, at most 140 characters."
+    )
     information: str | None = Field(
         default=None, max_length=70, description="Note from beneficiary to payer, shown by some banking apps."
     )
@@ -193,11 +201,13 @@ class EpcInput(SymbolOptions):
 
 
 class BarcodeInput(ImageOptions):
-    data: str = Field(min_length=1, max_length=2000, description="What to encode; the symbology decides what is allowed.")
+    data: str = Field(
+        min_length=1, max_length=2000, description="What to encode; the symbology decides what is allowed."
+    )
     symbology: Symbology = Field(
         description="ean13 (12 digits + check digit), ean8 (7 + check), upca (11 + check), itf (even number of "
         "digits), code39 (A-Z 0-9 space - . $ / + %), code128 (ASCII), datamatrix and pdf417 (any text). "
-        "A missing EAN/UPC check digit is added."
+        "A missing EAN/UPC check digit is added; UPC-A reads back in its 13-digit EAN form (leading 0)."
     )
     human_readable: bool = Field(default=False, description="Print the text under linear barcodes.")
     quiet_zone: bool = Field(default=True, description="Keep the standard blank margin scanners need.")
@@ -319,7 +329,9 @@ TOOLS = [
     _tool(
         name="qr_generate",
         title="Make a QR code",
-        description="Encodes text or a URL as a QR code (or Micro QR) image, PNG or SVG." + _DELIVERY + " Costs 1 credit.",
+        description="Encodes text or a URL as a QR code (or Micro QR) image, PNG or SVG."
+        + _DELIVERY
+        + " Costs 1 credit.",
         input_model=GenerateInput,
     ),
     _tool(
@@ -351,7 +363,9 @@ TOOLS = [
     _tool(
         name="qr_geo",
         title="Make a location QR code",
-        description="QR code with a geo: URI (RFC 5870) that opens a map at the coordinates." + _DELIVERY + " Costs 1 credit.",
+        description="QR code with a geo: URI (RFC 5870) that opens a map at the coordinates."
+        + _DELIVERY
+        + " Costs 1 credit.",
         input_model=GeoInput,
     ),
     _tool(

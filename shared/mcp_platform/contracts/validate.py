@@ -42,7 +42,9 @@ class EmailInput(BaseModel):
 class PhoneInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    number: str = Field(min_length=1, max_length=64, description="The number, international (+36 1 234 5678) or national.")
+    number: str = Field(
+        min_length=1, max_length=64, description="The number, international (+36 1 234 5678) or national."
+    )
     region: str | None = Field(
         default=None,
         pattern=r"^[A-Za-z]{2}$",
@@ -90,7 +92,9 @@ class CardInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     number: str = Field(
-        min_length=1, max_length=40, description="The card number; spaces and dashes are ignored. Never logged or stored."
+        min_length=1,
+        max_length=40,
+        description="The card number; spaces and dashes are ignored. Never logged or stored.",
     )
 
 
@@ -284,8 +288,7 @@ TOOLS = [
         name="validate_email",
         title="Validate an email address",
         description="Checks an email address's syntax (RFC 5322 / 6531, internationalised domains) and returns its "
-        "normalised form; with check_deliverability also looks up the domain's mail servers in DNS."
-        + _COST,
+        "normalised form; with check_deliverability also looks up the domain's mail servers in DNS." + _COST,
         input_model=EmailInput,
         output_schema=output_schema(EmailOutput),
         annotations=_NETWORK,
