@@ -1,0 +1,1 @@
+"""qr: QR / Micro QR codes (segno), barcodes and decoding (zxing-cpp)."""

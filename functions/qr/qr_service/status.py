@@ -1,0 +1,22 @@
+"""qr_status: what the service runs on and which symbologies it handles."""
+
+from __future__ import annotations
+
+from importlib.metadata import version
+from typing import get_args
+
+import zxingcpp
+
+from mcp_platform.contracts.qr import StatusInput, StatusOutput, Symbology
+from mcp_platform.service import CallContext
+
+LIBRARIES = ("segno", "zxing-cpp", "pillow", "schwifty", "python-stdnum")
+
+
+def qr_status(_arguments: StatusInput, _ctx: CallContext) -> StatusOutput:
+    readable = zxingcpp.barcode_formats_list(zxingcpp.BarcodeFormat.AllReadable)
+    return StatusOutput(
+        libraries={name: version(name) for name in LIBRARIES},
+        symbologies=list(get_args(Symbology)),
+        decodable=sorted({fmt.name for fmt in readable}),
+    )

@@ -1,0 +1,78 @@
+"""JSON documents against JSON Schema with `jsonschema` (draft 2020-12 unless `$schema` says otherwise)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from jsonschema import FormatChecker, validators
+from jsonschema.exceptions import SchemaError, ValidationError
+from referencing import Registry
+from referencing.exceptions import Unresolvable
+
+from mcp_platform.contracts.validate import JsonError, JsonInput, JsonOutput
+from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform.service import CallContext
+
+MAX_ERRORS = 50
+_DEFAULT = validators.validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"})
+
+
+def validate_json(arguments: JsonInput, _ctx: CallContext) -> JsonOutput:
+    cls = validators.validator_for(arguments.json_schema, default=_DEFAULT)
+    draft = cls.META_SCHEMA.get("$id", cls.__name__).rstrip("#")
+    try:
+        cls.check_schema(arguments.json_schema)
+    except SchemaError as exc:
+        raise ToolError(
+            f"schema: not a valid JSON Schema ({draft}): {exc.message} at {_pointer(exc.absolute_path)}",
+            ErrorCode.INVALID_ARGUMENTS,
+        ) from None
+    document = arguments.document
+    if arguments.parse_text:
+        if not isinstance(document, str):
+            raise ToolError(
+                "document: with parse_text=true it must be a string of JSON text", ErrorCode.INVALID_ARGUMENTS
+            )
+        try:
+            document = json.loads(document)
+        except json.JSONDecodeError as exc:
+            return JsonOutput(
+                valid=False, reason=f"not JSON: {exc}", draft=draft, error_count=0, errors=[], truncated=False
+            )
+    # An empty registry: `$ref`s resolve inside the schema only, never over the network.
+    validator = cls(
+        arguments.json_schema,
+        registry=Registry(),
+        format_checker=FormatChecker() if arguments.check_formats else None,
+    )
+    try:
+        failures = sorted(validator.iter_errors(document), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    except Unresolvable as exc:
+        raise ToolError(
+            f"schema: cannot resolve $ref {exc.ref!r} (only references inside the schema work)",
+            ErrorCode.INVALID_ARGUMENTS,
+        ) from None
+    errors = [_error(failure) for failure in failures[:MAX_ERRORS]]
+    return JsonOutput(
+        valid=not failures,
+        reason=f"{errors[0].path or '(root)'}: {errors[0].message}" if errors else None,
+        draft=draft,
+        error_count=len(failures),
+        errors=errors,
+        truncated=len(failures) > MAX_ERRORS,
+    )
+
+
+def _error(failure: ValidationError) -> JsonError:
+    return JsonError(
+        path=_pointer(failure.absolute_path),
+        schema_path=_pointer(failure.absolute_schema_path),
+        keyword=str(failure.validator),
+        message=failure.message,
+    )
+
+
+def _pointer(parts: Any) -> str:
+    """RFC 6901 JSON Pointer of a path deque ('' is the whole document)."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)

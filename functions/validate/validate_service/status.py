@@ -1,0 +1,20 @@
+"""validate_status: what the service runs on."""
+
+from __future__ import annotations
+
+from importlib.metadata import version
+
+from mcp_platform.contracts._stdnum_kinds import KINDS
+from mcp_platform.contracts.validate import StatusInput, StatusOutput
+from mcp_platform.service import CallContext
+from validate_service.vies import VIES_URL
+
+LIBRARIES = ("python-stdnum", "phonenumbers", "schwifty", "email-validator", "dnspython", "jsonschema", "httpx")
+
+
+def validate_status(_arguments: StatusInput, _ctx: CallContext) -> StatusOutput:
+    return StatusOutput(
+        libraries={name: version(name) for name in LIBRARIES},
+        number_kinds=len(KINDS),
+        vies_endpoint=VIES_URL,
+    )
