@@ -127,7 +127,10 @@ def local_store(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_local_mode_talks_to_the_loopback_store(local_store: None, capsys: pytest.CaptureFixture[str]) -> None:
-    assert admin_cli.main(["--local", "create-account", "--name", "Dev", "--account-id", "acct_dev", "--credits", "3"]) == 0
+    assert (
+        admin_cli.main(["--local", "create-account", "--name", "Dev", "--account-id", "acct_dev", "--credits", "3"])
+        == 0
+    )
     capsys.readouterr()
     assert admin_cli.main(["--local", "show", "acct_dev"]) == 0
     assert json.loads(capsys.readouterr().out)["balance"] == 3

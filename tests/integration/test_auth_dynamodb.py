@@ -14,15 +14,8 @@ from mcp_platform.auth.store import Account, AccountExistsError
 from mcp_platform.billing.dynamodb import DynamoLedger
 
 from mcp_router.auth import KeyAuthenticator
+from tests.support.clock import Clock
 from tests.support.dynamo import TABLE_ENV, count_requests
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 500.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

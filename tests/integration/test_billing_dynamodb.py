@@ -12,14 +12,8 @@ import pytest
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.auth.store import Account
 from mcp_platform.billing.dynamodb import DynamoLedger
-from mcp_platform.billing.ledger import (
-    Charge,
-    EntryKind,
-    IdempotencyConflictError,
-    IdempotencyKey,
-    IdempotentReplayError,
-    InsufficientCreditsError,
-)
+from mcp_platform.billing import ledger as billing
+from mcp_platform.billing.ledger import Charge, EntryKind, IdempotencyKey
 
 from tests.support.dynamo import TABLE_ENV, count_requests
 
@@ -55,14 +49,14 @@ def test_a_new_account_has_zero_and_a_grant_is_an_entry(ledger: DynamoLedger) ->
 
 
 def test_a_grant_to_a_missing_account_fails_and_writes_nothing(ledger: DynamoLedger) -> None:
-    with pytest.raises(InsufficientCreditsError):
+    with pytest.raises(billing.InsufficientCreditsError):
         ledger.grant("acct_missing", 10, "x")
     assert ledger.entries("acct_missing") == []
 
 
 def test_a_negative_grant_never_goes_below_zero(ledger: DynamoLedger) -> None:
     ledger.grant(ACCOUNT, 5, "w")
-    with pytest.raises(InsufficientCreditsError):
+    with pytest.raises(billing.InsufficientCreditsError):
         ledger.grant(ACCOUNT, -6, "too much")
     assert ledger.grant(ACCOUNT, -5, "back") == 0
     assert _sum(ledger) == 0
@@ -84,7 +78,7 @@ def test_reserve_takes_the_price_and_records_a_charge(ledger: DynamoLedger) -> N
 
 def test_reserve_beyond_the_balance_raises_and_writes_nothing(ledger: DynamoLedger) -> None:
     ledger.grant(ACCOUNT, 2, "w")
-    with pytest.raises(InsufficientCreditsError) as info:
+    with pytest.raises(billing.InsufficientCreditsError) as info:
         _reserve(ledger)
     assert info.value.balance == 2 and info.value.price == 3
     assert len(ledger.entries(ACCOUNT)) == 1
@@ -97,7 +91,7 @@ def test_concurrent_charges_never_overspend_and_the_ledger_sums_to_the_balance(l
     def attempt(_: int) -> bool:
         try:
             _reserve(ledger)
-        except InsufficientCreditsError:
+        except billing.InsufficientCreditsError:
             return False
         return True
 
@@ -130,7 +124,7 @@ def test_an_idempotent_call_replays_its_settled_result_uncharged(ledger: DynamoL
     charge = _reserve(ledger, idempotency=_key())
     result = {"structured_content": {"echo": "hi", "credits_charged": 3}}
     ledger.settle(charge, result)
-    with pytest.raises(IdempotentReplayError) as info:
+    with pytest.raises(billing.IdempotentReplayError) as info:
         _reserve(ledger, idempotency=_key())
     assert info.value.result == result
     assert ledger.balance(ACCOUNT) == 7
@@ -140,9 +134,9 @@ def test_an_idempotent_call_replays_its_settled_result_uncharged(ledger: DynamoL
 def test_an_idempotency_key_for_other_arguments_or_still_running_is_a_conflict(ledger: DynamoLedger) -> None:
     ledger.grant(ACCOUNT, 10, "w")
     _reserve(ledger, idempotency=_key())
-    with pytest.raises(IdempotencyConflictError, match="still running"):
+    with pytest.raises(billing.IdempotencyConflictError, match="still running"):
         _reserve(ledger, idempotency=_key())
-    with pytest.raises(IdempotencyConflictError, match="different call"):
+    with pytest.raises(billing.IdempotencyConflictError, match="different call"):
         _reserve(ledger, idempotency=_key(b'{"text":"other"}'))
     assert ledger.balance(ACCOUNT) == 7
 

@@ -10,17 +10,10 @@ import pytest
 
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 
+from tests.support.clock import Clock
 from tests.support.dynamo import TABLE_ENV, count_requests
 
 TABLE = TABLE_ENV["RATE_LIMIT_TABLE"]
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

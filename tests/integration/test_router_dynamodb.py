@@ -46,7 +46,9 @@ class Live:
 
 
 def _live(invoker: Any = None, credits: int = 10, **env: str) -> Live:
-    deps = dependencies_from_env(invoker=invoker or InProcessInvoker(), env={**TABLE_ENV, "KEY_CACHE_SECONDS": "30", **env})
+    deps = dependencies_from_env(
+        invoker=invoker or InProcessInvoker(), env={**TABLE_ENV, "KEY_CACHE_SECONDS": "30", **env}
+    )
     if isinstance(invoker, ScriptedInvoker):
         deps = dataclasses.replace(deps, registry=fake_registry(fake_spec("fake_paid", price=PRICE)))
     ddb = client("dynamodb")
@@ -143,7 +145,9 @@ def test_concurrent_billed_calls_through_the_gateway_never_overspend(billed: tup
 
 def test_the_rate_limit_is_shared_through_the_table() -> None:
     live = _live(RATE_LIMIT_PER_MINUTE="2")
-    other_instance = Gateway(dependencies_from_env(invoker=InProcessInvoker(), env={**TABLE_ENV, "RATE_LIMIT_PER_MINUTE": "2"}))
+    other_instance = Gateway(
+        dependencies_from_env(invoker=InProcessInvoker(), env={**TABLE_ENV, "RATE_LIMIT_PER_MINUTE": "2"})
+    )
     ping = orjson.dumps(message("ping"))
     headers = {**JSON_HEADERS, "authorization": f"Bearer {live.key}"}
     statuses = [

@@ -136,7 +136,9 @@ class Platform:
         """A 2026-07-28 request with consistent headers and `_meta`."""
         return self.post(message(method, with_meta(params)), modern_headers(method, name))
 
-    def call(self, tool: str, arguments: Any = None, headers: Mapping[str, str] | None = None, rpc_id: Any = 1) -> dict[str, Any]:
+    def call(
+        self, tool: str, arguments: Any = None, headers: Mapping[str, str] | None = None, rpc_id: Any = 1
+    ) -> dict[str, Any]:
         """`tools/call` (legacy era): the tool result."""
         params: dict[str, Any] = {"name": tool}
         if arguments is not None:

@@ -14,13 +14,7 @@ from mcp_platform.billing.memory import MemoryLedger
 
 from mcp_router.auth import KeyAuthenticator, extract_key
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import Clock
 
 
 class CountingStore(MemoryAccountStore):
@@ -28,7 +22,7 @@ class CountingStore(MemoryAccountStore):
         super().__init__()
         self.reads = 0
 
-    def get_key(self, key_hash: str):  # noqa: ANN201 - as the base
+    def get_key(self, key_hash: str) -> ApiKeyRecord | None:
         self.reads += 1
         return super().get_key(key_hash)
 

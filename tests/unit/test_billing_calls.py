@@ -46,7 +46,9 @@ def _kinds(plat: Platform) -> list[tuple[str, int]]:
 
 
 def _assert_ledger_sums_to_balance(plat: Platform) -> None:
-    assert sum(e.amount for e in plat.ledger.entries(plat.account_id, limit=1000)) == plat.ledger.balance(plat.account_id)
+    assert sum(e.amount for e in plat.ledger.entries(plat.account_id, limit=1000)) == plat.ledger.balance(
+        plat.account_id
+    )
 
 
 def test_a_billed_call_charges_exactly_its_price_and_reports_it() -> None:

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter, RateDecision
 
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import Clock
 
 
 def test_counts_per_account_within_a_window() -> None:

@@ -75,7 +75,13 @@ def test_a_repeated_routing_header_is_rejected(plat: Platform) -> None:
         ("Mcp-Method", "tools/list"),
         ("Mcp-Method", "tools/list"),
     ]
-    response = _send(plat, "POST", "/mcp", content=httpx.Request("POST", "/", json=message("tools/list", with_meta({}))).content, headers=headers)
+    response = _send(
+        plat,
+        "POST",
+        "/mcp",
+        content=httpx.Request("POST", "/", json=message("tools/list", with_meta({}))).content,
+        headers=headers,
+    )
     assert response.status_code == 400
     assert response.json()["error"]["code"] == HEADER_MISMATCH
 

@@ -236,7 +236,9 @@ def test_an_accounts_own_rate_limit_overrides_the_default() -> None:
 
 
 def test_no_session_id_is_ever_issued_and_a_sent_one_is_ignored(plat: Platform) -> None:
-    init = message("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})
+    init = message(
+        "initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    )
     for response in (
         plat.post(init),
         plat.post(PING, {"mcp-session-id": "made-up"}),

@@ -59,7 +59,9 @@ def test_server_discover_does_not_exist_in_the_legacy_era(plat: Platform) -> Non
 
 
 def test_unknown_resource_is_resource_not_found(plat: Platform) -> None:
-    error = assert_rpc_error(plat.post(message("resources/read", {"uri": "docs://nope/payload"})), 200, RESOURCE_NOT_FOUND, 1)
+    error = assert_rpc_error(
+        plat.post(message("resources/read", {"uri": "docs://nope/payload"})), 200, RESOURCE_NOT_FOUND, 1
+    )
     assert error["data"] == {"uri": "docs://nope/payload"}
 
 
@@ -73,7 +75,11 @@ def test_missing_protocol_version_header_works_as_2025_03_26(plat: Platform) -> 
 
 @pytest.mark.parametrize("version", LEGACY_VERSIONS)
 def test_every_legacy_header_value_is_accepted(plat: Platform, version: str) -> None:
-    assert body(plat.post(message("ping"), {"mcp-protocol-version": version})) == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    assert body(plat.post(message("ping"), {"mcp-protocol-version": version})) == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {},
+    }
 
 
 @pytest.mark.parametrize("version", ["2024-11-05", "2099-01-01", "latest"])

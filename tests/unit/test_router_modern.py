@@ -92,7 +92,9 @@ def test_meta_protocol_version_must_match_the_header(plat: Platform) -> None:
 
 def test_base64_header_values_are_decoded_before_comparing(plat: Platform) -> None:
     headers = {**modern_headers(_b64("tools/call"), _b64("hello_ping"))}
-    response = plat.post(message("tools/call", with_meta({"name": "hello_ping", "arguments": {"name": "Zoë"}})), headers)
+    response = plat.post(
+        message("tools/call", with_meta({"name": "hello_ping", "arguments": {"name": "Zoë"}})), headers
+    )
     result = _result(response)
     assert result["structuredContent"]["message"] == "hello, Zoë"
 
@@ -159,7 +161,9 @@ def test_initialize_ping_and_unknown_methods_are_404_method_not_found(plat: Plat
         ("prompts/list", {}, None),
     ],
 )
-def test_every_result_has_result_type_and_server_info(plat: Platform, method: str, params: dict, name: str | None) -> None:
+def test_every_result_has_result_type_and_server_info(
+    plat: Platform, method: str, params: dict, name: str | None
+) -> None:
     _result(plat.modern(method, params, name))
 
 

@@ -9,25 +9,19 @@ from mcp_platform.jsonrpc import INVALID_PARAMS, RESOURCE_NOT_FOUND
 from mcp_platform.mcp import LEGACY_VERSIONS, MODERN_VERSIONS
 
 from mcp_router.settings import RouterSettings
-from tests.support.router import (
-    Platform,
-    ScriptedInvoker,
-    assert_rpc_error,
-    body,
-    fake_registry,
-    fake_spec,
-    message,
-    platform,
-)
+from tests.support import router as support
+from tests.support.router import Platform, assert_rpc_error, body, message, platform
 
 URL = "https://api.example.test"
 
 
 @pytest.fixture
 def plat() -> Platform:
-    registry = fake_registry(fake_spec("fake_paid", price=3), fake_spec("zeta_one", service="zeta"))
+    registry = support.fake_registry(
+        support.fake_spec("fake_paid", price=3), support.fake_spec("zeta_one", service="zeta")
+    )
     settings = RouterSettings(public_url=URL, server_name="srv", server_version="1.2.3")
-    return platform(registry, ScriptedInvoker(), settings, services={"fake", "hello"}, credits=10)
+    return platform(registry, support.ScriptedInvoker(), settings, services={"fake", "hello"}, credits=10)
 
 
 def _read(plat: Platform, uri: str) -> dict:
@@ -77,12 +71,19 @@ def test_read_service_payload(plat: Platform) -> None:
     text = contents["text"]
     assert text.startswith("# hello: canonical payload contracts")
     assert f"POST `{URL}/mcp`" in text
-    for section in ("## `hello_ping`", "**Request contract**", "**Input schema**", "**Output schema**", "**Error object**"):
+    for section in (
+        "## `hello_ping`",
+        "**Request contract**",
+        "**Input schema**",
+        "**Output schema**",
+        "**Error object**",
+    ):
         assert section in text
 
 
 @pytest.mark.parametrize(
-    "uri", ["docs://zeta/payload", "docs://nope/payload", "docs://hello", "docs://hello/payload/x", "file:///etc/passwd"]
+    "uri",
+    ["docs://zeta/payload", "docs://nope/payload", "docs://hello", "docs://hello/payload/x", "file:///etc/passwd"],
 )
 def test_reading_an_unapproved_or_unknown_resource_is_not_found(plat: Platform, uri: str) -> None:
     assert_rpc_error(plat.post(message("resources/read", {"uri": uri})), 200, RESOURCE_NOT_FOUND, 1)

@@ -64,7 +64,12 @@ def test_a_tool_error_becomes_the_error_object_with_its_code_and_extras() -> Non
         raise ToolError("text: not found upstream", "not_found", retry=False)
 
     reply = _app(fail).handle(_payload())
-    assert reply.structured_content == {"error": "text: not found upstream", "is_error": True, "code": "not_found", "retry": False}
+    assert reply.structured_content == {
+        "error": "text: not found upstream",
+        "is_error": True,
+        "code": "not_found",
+        "retry": False,
+    }
 
 
 def test_an_unexpected_exception_is_an_internal_error_without_its_message() -> None:
