@@ -15,9 +15,11 @@ import os
 import sys
 
 from localdev.server import LocalPlatform
+from localdev.template import add_code_paths
 
 
 def main() -> int:
+    add_code_paths()
     platform = LocalPlatform.from_env(os.environ)
     try:
         platform.start_store()

@@ -6,36 +6,16 @@ a JSON round trip of payload and reply, so what works here works in Lambda.
 
 from __future__ import annotations
 
-import time
-import uuid
-from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from localdev import template
+from localdev.context import LambdaContext
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode
 
 from mcp_router.invoker import failed, parse_reply
-
-
-@dataclass
-class LambdaContext:
-    """The attributes of the Lambda runtime's context object that handlers and Powertools read."""
-
-    function_name: str
-    timeout_s: float = 25.0
-    memory_limit_in_mb: int = 512
-    aws_request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
-    _started: float = field(default_factory=time.monotonic)
-
-    @property
-    def invoked_function_arn(self) -> str:
-        return f"arn:aws:lambda:us-east-1:000000000000:function:{self.function_name}"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return max(0, int((self.timeout_s - (time.monotonic() - self._started)) * 1000))
 
 
 class InProcessInvoker:

@@ -28,7 +28,9 @@ for key, value in {
 os.environ.pop("AWS_PROFILE", None)
 
 sys.path.insert(0, str(ROOT))
-import localdev  # noqa: E402,F401 - puts the layer and every function's code on sys.path
+from localdev.template import add_code_paths  # noqa: E402
+
+add_code_paths()  # the common layer and every function's code, as the runtime sees them
 
 import jsonschema  # noqa: E402
 import pytest  # noqa: E402

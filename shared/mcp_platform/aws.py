@@ -6,14 +6,9 @@ from functools import cache
 from typing import Any
 
 import boto3
-from botocore.config import Config
 
 
 @cache
-def client(service: str, **config: Any) -> Any:
-    """A boto3 client for `service`; standard AWS env vars (region, AWS_ENDPOINT_URL_*) apply.
-
-    `config` becomes a botocore `Config` (e.g. `read_timeout=30`); clients with
-    different settings are cached separately.
-    """
-    return boto3.session.Session().client(service, config=Config(**config) if config else None)
+def client(service: str) -> Any:
+    """The container's boto3 client for `service`; standard AWS env vars (region, AWS_ENDPOINT_URL_*) apply."""
+    return boto3.session.Session().client(service)

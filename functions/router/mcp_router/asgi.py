@@ -2,7 +2,9 @@
 
 Plain ASGI rather than a framework: the router has five fixed routes and the
 gateway does the rest, so a framework would only add per-request overhead.
-The gateway is synchronous (boto3 is), so each request runs in a worker thread.
+The gateway is synchronous (boto3 is). Under uvicorn each request runs in a
+worker thread so slow calls do not block others; under Mangum in Lambda a
+container serves one request at a time, so the thread hop is skipped.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from mcp_router.http import HttpRequest, HttpResponse
 
 
 class GatewayApp:
-    def __init__(self, gateway: Gateway, max_body_bytes: int) -> None:
+    def __init__(self, gateway: Gateway, max_body_bytes: int, *, offload: bool = True) -> None:
         self.gateway = gateway
         self._max_body = max_body_bytes
+        self._offload = offload
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -44,7 +47,10 @@ class GatewayApp:
             body=body,
             duplicated_headers=frozenset(duplicated),
         )
-        response = await anyio.to_thread.run_sync(self.gateway.handle, request)
+        if self._offload:
+            response = await anyio.to_thread.run_sync(self.gateway.handle, request)
+        else:
+            response = self.gateway.handle(request)
         await _send(send, response)
 
 

@@ -6,6 +6,8 @@ stops working within `key_cache_seconds` (60 s at most, by template bound).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import threading
 import time
 from collections.abc import Callable
@@ -28,11 +30,21 @@ class Principal:
 
 
 def extract_key(authorization: str | None, x_api_key: str | None) -> str | None:
-    """The key from `Authorization: Bearer <key>` or `X-Api-Key: <key>`."""
+    """The key from `Authorization: Bearer <key>`, `X-Api-Key: <key>`, or Basic auth with the key as password.
+
+    Basic auth lets clients that take only a URL carry the key in it
+    (`https://any:mcp_…@host/mcp`): HTTP clients turn URL credentials into Basic auth.
+    """
     if authorization:
         scheme, _, token = authorization.partition(" ")
-        if scheme.lower() == "bearer" and token.strip():
-            return token.strip()
+        scheme, token = scheme.lower(), token.strip()
+        if scheme == "bearer" and token:
+            return token
+        if scheme == "basic" and token:
+            try:
+                return base64.b64decode(token, validate=True).decode().partition(":")[2] or None
+            except (binascii.Error, UnicodeDecodeError):
+                return None
     return x_api_key.strip() if x_api_key else None
 
 

@@ -6,6 +6,8 @@ events into ASGI requests for the same app the local server runs.
 
 from __future__ import annotations
 
+from typing import Any
+
 from mangum import Mangum
 
 from mcp_platform.observability import logger, tracer
@@ -15,9 +17,11 @@ from mcp_router.gateway import Gateway
 from mcp_router.wiring import dependencies_from_env
 
 _deps = dependencies_from_env()
-app = GatewayApp(Gateway(_deps), _deps.settings.max_body_bytes)
-handler = logger.inject_lambda_context(
-    tracer.capture_lambda_handler(Mangum(app, lifespan="off"), capture_response=False),
-    correlation_id_path="requestContext.requestId",
-    clear_state=True,
-)
+app = GatewayApp(Gateway(_deps), _deps.settings.max_body_bytes, offload=False)
+_asgi_adapter = Mangum(app, lifespan="off")
+
+
+@logger.inject_lambda_context(correlation_id_path="requestContext.requestId", clear_state=True)
+@tracer.capture_lambda_handler(capture_response=False)
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return _asgi_adapter(event, context)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 from aws_lambda_powertools.metrics import MetricUnit
@@ -10,9 +11,13 @@ from mcp_platform.observability import metrics
 
 _lock = threading.Lock()
 """Powertools keeps metric state per process; one flush per call keeps dimensions from mixing."""
+_DISABLED = os.environ.get("POWERTOOLS_METRICS_DISABLED", "").lower() in ("1", "true")
+"""Checked once: with metrics disabled Powertools still buffers every value, so skip it entirely."""
 
 
 def record_call(service: str, tool: str, is_error: bool, latency_ms: float, credits: int) -> None:
+    if _DISABLED:
+        return
     with _lock:
         metrics.add_dimension(name="service", value=service)
         metrics.add_dimension(name="tool", value=tool)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+import boto3
+from botocore.config import Config
+
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
@@ -25,7 +28,8 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
     if invoker is None:
         timeout = float(env.get("SERVICE_TIMEOUT_SECONDS", "25"))
         # No retries: a retried Invoke could run a tool twice. The read timeout outlives the service's own.
-        lambda_client = client("lambda", read_timeout=timeout + 2, connect_timeout=2, retries={"max_attempts": 1})
+        config = Config(read_timeout=timeout + 2, connect_timeout=2, retries={"max_attempts": 1})
+        lambda_client = boto3.client("lambda", config=config)
         invoker = LambdaInvoker.from_env(lambda_client, env)
     return Dependencies(
         registry=load_registry(),

@@ -1,0 +1,297 @@
+"""Router benchmark: throughput, latency, import time and DynamoDB requests per call.
+
+    python bench/router.py            # all figures (needs `wrk`: apt-get install wrk)
+    python bench/router.py --seconds 5
+
+Three servers, each one uvicorn worker on loopback, driven by the same wrk
+load (1 thread, 32 connections, POST tools/call hello_ping):
+  router    - our router with every service in-process (each call goes through
+              the service's Lambda handler); the key is cached and storage is
+              the in-memory implementation of the same ports (AccountStore,
+              Ledger, RateLimiter), so the figure is the router's own cost, not
+              DynamoDB's; each request in a worker thread, as the local default
+  sdk       - the official MCP Python SDK's stateless JSON server, same tool
+  starlette - a bare Starlette app returning a constant JSON-RPC reply
+DynamoDB requests per call are counted against moto with the real adapters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+KEY = "mcp_" + "b" * 43
+BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello_ping","arguments":{"name":"bench"}}}'
+HEADERS = {
+    "Content-Type": "application/json",
+    "Accept": "application/json, text/event-stream",
+    "Authorization": f"Bearer {KEY}",
+    "MCP-Protocol-Version": "2025-11-25",
+}
+
+
+# ---------------------------------------------------------------- the three apps
+
+
+def router_app() -> Any:
+    from localdev.template import add_code_paths
+
+    add_code_paths()
+    from localdev.invoker import InProcessInvoker
+    from mcp_platform.admin import AccountAdmin
+    from mcp_platform.auth.memory import MemoryAccountStore
+    from mcp_platform.billing.memory import MemoryLedger
+    from mcp_platform.ratelimit.limiter import MemoryRateLimiter
+    from mcp_platform.registry import load_registry
+    from mcp_router.asgi import GatewayApp
+    from mcp_router.auth import KeyAuthenticator
+    from mcp_router.gateway import Dependencies, Gateway
+    from mcp_router.settings import RouterSettings
+
+    store, ledger = MemoryAccountStore(), MemoryLedger()
+    registry = load_registry()
+    admin = AccountAdmin(store, ledger)
+    admin.create_account("bench", frozenset(registry.services), 1000, account_id="acct_bench")
+    admin.issue_key("acct_bench", KEY)
+    settings = RouterSettings(rate_limit_per_minute=10**9)
+    deps = Dependencies(
+        registry=registry,
+        authenticator=KeyAuthenticator(store, 60),
+        ledger=ledger,
+        limiter=MemoryRateLimiter(),
+        invoker=InProcessInvoker(),
+        settings=settings,
+    )
+    return GatewayApp(Gateway(deps), settings.max_body_bytes)
+
+
+def sdk_app() -> Any:
+    from datetime import UTC, datetime
+
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("bench")
+
+    @server.tool()
+    def hello_ping(name: str | None = None) -> dict[str, str]:
+        """Say hello."""
+        return {"message": f"hello, {(name or '').strip() or 'world'}", "ts": datetime.now(UTC).isoformat()}
+
+    return server.streamable_http_app(json_response=True, stateless_http=True)
+
+
+def starlette_app() -> Any:
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    reply = {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "hello"}], "isError": False}}
+
+    async def mcp(_request: Any) -> JSONResponse:
+        return JSONResponse(reply)
+
+    return Starlette(routes=[Route("/mcp", mcp, methods=["POST"])])
+
+
+APPS = {
+    "router": router_app,
+    "sdk": sdk_app,
+    "starlette": starlette_app,
+}
+
+
+def serve(kind: str, port: int) -> None:
+    import uvicorn
+
+    os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    uvicorn.run(APPS[kind](), host="127.0.0.1", port=port, log_level="error", access_log=False, workers=1)
+
+
+# ---------------------------------------------------------------- load
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait(port: int) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"server on {port} did not start")
+
+
+def _lua() -> str:
+    headers = "".join(f'wrk.headers["{k}"] = "{v}"\n' for k, v in HEADERS.items())
+    body = BODY.replace('"', '\\"')
+    return f'wrk.method = "POST"\nwrk.body = "{body}"\n{headers}'
+
+
+def _ms(value: str, unit: str) -> float:
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def load(kind: str, seconds: int, connections: int) -> dict[str, float]:
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, __file__, "--serve", kind, "--port", str(port)], cwd=ROOT)
+    try:
+        _wait(port)
+        with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+            script.write(_lua())
+        url = f"http://127.0.0.1:{port}/mcp"
+        subprocess.run(["wrk", "-t1", "-c8", "-d2s", "-s", script.name, url], capture_output=True, check=True)
+        out = subprocess.run(
+            ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script.name, url],
+            capture_output=True, text=True, check=True,
+        ).stdout
+    finally:
+        server.terminate()
+        server.wait()
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    pct = {p: _ms(v, u) for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)$", out, re.M)}
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": rps, "p50": pct["50"], "p99": pct["99"], "errors": float(non2xx.group(1)) if non2xx else 0.0}
+
+
+def import_time() -> float:
+    """Median over 5 cold processes of importing the router's Lambda entry (building its clients, no I/O)."""
+    env = {
+        **os.environ,
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_ACCESS_KEY_ID": "x",
+        "AWS_SECRET_ACCESS_KEY": "x",
+        "ACCOUNTS_TABLE": "a",
+        "API_KEYS_TABLE": "k",
+        "LEDGER_TABLE": "l",
+        "RATE_LIMIT_TABLE": "r",
+        "IDEMPOTENCY_TABLE": "i",
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
+    }
+    code = "import time; t = time.perf_counter(); import mcp_router.lambda_entry; print(time.perf_counter() - t)"
+    runs = [float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                 check=True).stdout) for _ in range(5)]
+    return statistics.median(runs) * 1000
+
+
+def dynamodb_requests() -> dict[str, dict[str, int]]:
+    """DynamoDB requests per call through the gateway with the real adapters, against moto."""
+    os.environ.update(
+        AWS_DEFAULT_REGION="us-east-1", AWS_ACCESS_KEY_ID="x", AWS_SECRET_ACCESS_KEY="x",
+        POWERTOOLS_TRACE_DISABLED="true", POWERTOOLS_METRICS_DISABLED="true", POWERTOOLS_LOG_LEVEL="WARNING",
+    )
+    from moto import mock_aws
+
+    from localdev.store import create_tables
+    from localdev.template import add_code_paths
+
+    add_code_paths()
+    from pydantic import BaseModel, ConfigDict
+
+    from mcp_platform.admin import AccountAdmin
+    from mcp_platform.auth.dynamodb import DynamoAccountStore
+    from mcp_platform.billing.dynamodb import DynamoLedger
+    from mcp_platform.dispatch import ServiceReply
+    from mcp_platform.ratelimit.limiter import DynamoRateLimiter
+    from mcp_platform.registry import Registry, ToolSpec, load_registry
+    from mcp_router.auth import KeyAuthenticator
+    from mcp_router.gateway import Dependencies, Gateway
+    from mcp_router.http import HttpRequest
+    from mcp_router.settings import RouterSettings
+
+    class EchoInput(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+    billed = ToolSpec(name="bench_billed", service="bench", title="Billed", description="A 2-credit tool.",
+                      input_model=EchoInput, output_schema={"type": "object"}, price=2)
+    hello = load_registry().get("hello_ping")
+
+    class Invoker:
+        def invoke(self, service: str, request: Any) -> ServiceReply:
+            return ServiceReply(structured_content={"ok": True, "tool": request.tool})
+
+    counts: dict[str, int] = {}
+
+    def count(event_name: str, **_: Any) -> None:
+        op = event_name.rsplit(".", 1)[-1]
+        counts[op] = counts.get(op, 0) + 1
+
+    with mock_aws():
+        create_tables()
+        import boto3
+
+        ddb = boto3.client("dynamodb")
+        ddb.meta.events.register("before-call.dynamodb.*", count)
+        store = DynamoAccountStore(ddb, "AccountsTable", "ApiKeysTable")
+        ledger = DynamoLedger(ddb, "AccountsTable", "LedgerTable", "IdempotencyTable")
+        admin = AccountAdmin(store, ledger)
+        admin.create_account("bench", frozenset({"hello", "bench"}), 100, account_id="acct_b")
+        admin.issue_key("acct_b", KEY)
+        gateway = Gateway(Dependencies(
+            registry=Registry([hello, billed]), authenticator=KeyAuthenticator(store, 60), ledger=ledger,
+            limiter=DynamoRateLimiter(ddb, "RateLimitTable"), invoker=Invoker(), settings=RouterSettings(),
+        ))
+        headers = {k.lower(): v for k, v in HEADERS.items()}
+
+        def call(tool: str) -> dict[str, int]:
+            counts.clear()
+            body = BODY.replace("hello_ping", tool).replace('{"name":"bench"}', "{}").encode()
+            response = gateway.handle(HttpRequest("POST", "/mcp", headers, body))
+            assert response.status == 200, response.body
+            return dict(counts)
+
+        call("hello_ping")  # warms the key cache
+        return {"free (hello_ping, key cached)": call("hello_ping"), "billed (2 credits, success)": call("bench_billed")}
+
+
+WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
+READS = {"GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--serve", choices=APPS)
+    parser.add_argument("--port", type=int)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=8)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve, args.port)
+        return
+    results = {kind: load(kind, args.seconds, args.connections) for kind in APPS}
+    print(f"wrk: 1 thread, {args.connections} connections, {args.seconds} s; one uvicorn worker per server")
+    print(f"{'server':<14} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}")
+    for kind, r in results.items():
+        print(f"{kind:<14} {r['rps']:>9.0f} {r['p50']:>8.2f} {r['p99']:>8.2f} {r['errors']:>8.0f}")
+    sdk, bare = results["sdk"], results["starlette"]
+    r = results["router"]
+    print(f"router: {r['rps'] / sdk['rps']:.2f}x the SDK (target >= 5x), {r['rps'] / bare['rps']:.0%} of "
+          f"bare Starlette (target >= 50%), p99 {r['p99']:.2f} ms (target <= 5 ms)")
+    print(f"router import             {import_time():.0f} ms (target <= 250 ms)")
+    for label, ops in dynamodb_requests().items():
+        writes = sum(n for op, n in ops.items() if op in WRITES)
+        reads = sum(n for op, n in ops.items() if op in READS)
+        print(f"dynamodb {label:<30} writes={writes} reads={reads}  {ops}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""img: image facts and transforms with Pillow."""

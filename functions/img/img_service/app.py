@@ -1,0 +1,8 @@
+"""Lambda entry of the img service (template: `img_service.app.handler`)."""
+
+from img_service.facts import info, status
+from img_service.transform import transform
+from mcp_platform.service import ServiceApp
+
+app = ServiceApp("img", {"img_info": info, "img_transform": transform, "img_status": status})
+handler = app.lambda_handler

@@ -1,0 +1,1 @@
+"""pdf: make, merge, split and inspect PDFs."""

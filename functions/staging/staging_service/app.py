@@ -1,0 +1,16 @@
+"""Lambda entry of the staging service (template: `staging_service.app.handler`)."""
+
+from mcp_platform.service import ServiceApp
+from staging_service.files import delete, get, status, upload, upload_url
+
+app = ServiceApp(
+    "staging",
+    {
+        "staging_upload": upload,
+        "staging_upload_url": upload_url,
+        "staging_get": get,
+        "staging_delete": delete,
+        "staging_status": status,
+    },
+)
+handler = app.lambda_handler

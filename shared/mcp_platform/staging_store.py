@@ -1,0 +1,251 @@
+"""Staged objects: short-lived binary files in one S3 bucket, private to an account.
+
+Every key is `<account_id>/<staging id>` and is built here from the caller's
+account, never from input, so one account can never name, list or delete
+another's objects. An object carries its expiry in its S3 metadata; an expired
+object is treated as gone even before the bucket's lifecycle rule removes it.
+
+The S3 client is built lazily once per container from the standard AWS
+environment (`AWS_ENDPOINT_URL_S3` points it at the local moto server);
+tests inject their own client or call `default_store.cache_clear()`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote
+
+import boto3
+from botocore.config import Config
+
+from mcp_platform.errors import ErrorCode, ToolError
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3 import S3Client
+
+STAGING_ID = re.compile(r"^stg_[0-9a-f]{32}$")
+"""A staging id: `stg_` and 32 lowercase hex digits."""
+_ACCOUNT_ID = re.compile(r"^[A-Za-z0-9._:@-]{1,128}$")
+
+MIN_TTL_S = 60
+MAX_TTL_S = 86_400
+"""Objects live at most a day; the bucket's lifecycle rule is the backstop."""
+DEFAULT_TTL_S = 3_600
+_META_EXPIRES = "expires-at"
+_META_FILENAME = "filename"
+
+
+@dataclass(frozen=True)
+class StagedObject:
+    """One stored object as a tool reports it."""
+
+    id: str
+    size: int
+    media_type: str
+    expires_at: float
+    """Unix seconds after which the object is gone."""
+    filename: str | None = None
+
+    def to_wire(self, url: str) -> dict[str, Any]:
+        """`{id, url, size, media_type, expires_at, filename?}` (the `STAGED_OBJECT_SCHEMA` shape)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "url": url,
+            "size": self.size,
+            "media_type": self.media_type,
+            "expires_at": iso_utc(self.expires_at),
+        }
+        if self.filename:
+            out["filename"] = self.filename
+        return out
+
+
+STAGED_OBJECT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "A staged file: download it from `url` (HTTP GET, no auth) before `expires_at`, "
+    "or pass `id` as the file input of another tool.",
+    "properties": {
+        "id": {"type": "string", "pattern": STAGING_ID.pattern},
+        "url": {"type": "string", "description": "Presigned HTTPS GET URL."},
+        "size": {"type": "integer", "minimum": 0, "description": "Bytes."},
+        "media_type": {"type": "string"},
+        "expires_at": {"type": "string", "format": "date-time"},
+        "filename": {"type": "string"},
+    },
+    "required": ["id", "url", "size", "media_type", "expires_at"],
+    "additionalProperties": False,
+}
+"""The output JSON Schema of a staged object, for tools that return files."""
+
+
+def iso_utc(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def new_staging_id() -> str:
+    return f"stg_{secrets.token_hex(16)}"
+
+
+class StagingStore:
+    """Account-scoped access to the staging bucket.
+
+    Examples:
+        >>> store = StagingStore("my-bucket", boto3.client("s3"))
+        >>> obj = store.put("acct_1", b"%PDF-...", "application/pdf", filename="a.pdf")
+        >>> store.presign_get("acct_1", obj)
+    """
+
+    def __init__(self, bucket: str, client: S3Client) -> None:
+        self.bucket = bucket
+        self.client = client
+
+    def put(
+        self,
+        account_id: str,
+        data: bytes,
+        media_type: str,
+        *,
+        filename: str | None = None,
+        ttl_s: int = DEFAULT_TTL_S,
+    ) -> StagedObject:
+        """Store `data` under a new id; it expires `ttl_s` seconds from now."""
+        obj = StagedObject(new_staging_id(), len(data), media_type, time.time() + _clamp_ttl(ttl_s), filename)
+        self.client.put_object(
+            Bucket=self.bucket,
+            Key=_key(account_id, obj.id),
+            Body=data,
+            ContentType=media_type,
+            Metadata=_metadata(obj),
+        )
+        return obj
+
+    def presign_put(
+        self, account_id: str, size: int, media_type: str, *, filename: str | None, ttl_s: int
+    ) -> tuple[StagedObject, str, dict[str, str]]:
+        """A new id with a presigned PUT URL and the headers the uploader must send.
+
+        Length and type are signed, so S3 rejects a body of another size: the
+        declared `size` is the cap.
+        """
+        obj = StagedObject(new_staging_id(), size, media_type, time.time() + _clamp_ttl(ttl_s), filename)
+        metadata = _metadata(obj)
+        url = self.client.generate_presigned_url(
+            "put_object",
+            Params={
+                "Bucket": self.bucket,
+                "Key": _key(account_id, obj.id),
+                "ContentType": media_type,
+                "ContentLength": size,
+                "Metadata": metadata,
+            },
+            ExpiresIn=_url_lifetime(obj),
+            HttpMethod="PUT",
+        )
+        headers = {"Content-Type": media_type, **{f"x-amz-meta-{k}": v for k, v in metadata.items()}}
+        return obj, url, headers
+
+    def head(self, account_id: str, staging_id: str) -> StagedObject:
+        """Metadata of a live object; `ToolError(not_found)` when absent or expired."""
+        try:
+            reply = self.client.head_object(Bucket=self.bucket, Key=_key(account_id, staging_id))
+        except self.client.exceptions.ClientError as exc:
+            if _is_missing(exc):
+                raise _not_found(staging_id) from None
+            raise
+        meta = reply.get("Metadata", {})
+        expires_at = float(meta.get(_META_EXPIRES, 0))
+        if expires_at <= time.time():
+            raise _not_found(staging_id)
+        filename = meta.get(_META_FILENAME)
+        return StagedObject(
+            staging_id,
+            int(reply["ContentLength"]),
+            reply.get("ContentType") or "application/octet-stream",
+            expires_at,
+            unquote(filename) if filename else None,
+        )
+
+    def read(self, account_id: str, staging_id: str, max_bytes: int) -> tuple[StagedObject, bytes]:
+        """The object's bytes; `ToolError(invalid_arguments)` when larger than `max_bytes`."""
+        obj = self.head(account_id, staging_id)
+        if obj.size > max_bytes:
+            raise ToolError(
+                f"staged object {staging_id} is {obj.size} bytes; this input accepts at most {max_bytes}",
+                ErrorCode.INVALID_ARGUMENTS,
+            )
+        body = self.client.get_object(Bucket=self.bucket, Key=_key(account_id, staging_id))["Body"]
+        return obj, body.read(max_bytes + 1)[:max_bytes]
+
+    def presign_get(self, account_id: str, obj: StagedObject) -> str:
+        """A fresh GET URL valid until the object expires (at most a day)."""
+        return self.client.generate_presigned_url(
+            "get_object",
+            Params={"Bucket": self.bucket, "Key": _key(account_id, obj.id)},
+            ExpiresIn=_url_lifetime(obj),
+        )
+
+    def delete(self, account_id: str, staging_id: str) -> None:
+        """Remove a live object; `ToolError(not_found)` when the account has no such object."""
+        self.head(account_id, staging_id)
+        self.client.delete_object(Bucket=self.bucket, Key=_key(account_id, staging_id))
+
+    def count(self, account_id: str, limit: int = 1000) -> int:
+        """How many objects (live or awaiting lifecycle) the account holds, up to `limit`."""
+        reply = self.client.list_objects_v2(Bucket=self.bucket, Prefix=_prefix(account_id), MaxKeys=limit)
+        return int(reply.get("KeyCount", 0))
+
+
+@cache
+def default_store() -> StagingStore:
+    """The container's store: bucket from `STAGING_BUCKET`, client from the AWS environment."""
+    bucket = os.environ.get("STAGING_BUCKET")
+    if not bucket:
+        raise ToolError("staging is not configured (STAGING_BUCKET is unset)", ErrorCode.UPSTREAM_UNAVAILABLE)
+    # Path-style URLs work against any endpoint, the local moto server on 127.0.0.1 included.
+    config = Config(signature_version="s3v4", s3={"addressing_style": "path"}, retries={"mode": "standard"})
+    return StagingStore(bucket, boto3.client("s3", config=config))
+
+
+def _key(account_id: str, staging_id: str) -> str:
+    if not STAGING_ID.match(staging_id):
+        raise ToolError(f"id: {staging_id!r} is not a staging id (stg_ + 32 hex digits)", ErrorCode.INVALID_ARGUMENTS)
+    return _prefix(account_id) + staging_id
+
+
+def _prefix(account_id: str) -> str:
+    # The account id comes from the router, never from arguments; refusing odd ones keeps
+    # a "/" or ".." from ever reaching into another account's prefix.
+    if not _ACCOUNT_ID.match(account_id):
+        raise ToolError("staging refused: the caller's account id is not usable as a key prefix", ErrorCode.INTERNAL)
+    return f"{account_id}/"
+
+
+def _metadata(obj: StagedObject) -> dict[str, str]:
+    meta = {_META_EXPIRES: str(int(obj.expires_at))}
+    if obj.filename:
+        meta[_META_FILENAME] = quote(obj.filename, safe="")
+    return meta
+
+
+def _clamp_ttl(ttl_s: int) -> int:
+    return max(MIN_TTL_S, min(MAX_TTL_S, ttl_s))
+
+
+def _url_lifetime(obj: StagedObject) -> int:
+    return max(1, int(obj.expires_at - time.time()))
+
+
+def _is_missing(exc: Exception) -> bool:
+    code = str(getattr(exc, "response", {}).get("Error", {}).get("Code", ""))
+    return code in {"404", "NoSuchKey", "NotFound"}
+
+
+def _not_found(staging_id: str) -> ToolError:
+    return ToolError(f"no staged object {staging_id} for this account (it may have expired)", ErrorCode.NOT_FOUND)

@@ -1,0 +1,84 @@
+"""The local default (`python -m localdev`) on loopback, for the official mcp client.
+
+One server per test session: free ports, a known dev key, plenty of credits and
+a high rate limit so the suite exercises tools rather than limits, and the
+test-only SSRF switch so services may fetch pages from local test servers.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from mcp_platform.auth.keys import generate_key
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class LocalServer:
+    url: str
+    """The /mcp endpoint."""
+    api_key: str
+    base: str
+    aws_endpoint: str
+
+    @property
+    def url_with_key(self) -> str:
+        """The endpoint with the key as URL credentials (Basic auth), for clients that take only a URL."""
+        return self.url.replace("http://", f"http://dev:{self.api_key}@")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def local_server() -> Iterator[LocalServer]:
+    port, aws_port, key = _free_port(), _free_port(), generate_key()
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "LOCAL_AWS_PORT": str(aws_port),
+        "DEV_API_KEY": key,
+        "DEV_CREDITS": "100000",
+        "RATE_LIMIT_PER_MINUTE": "100000",
+        "SSRF_ALLOW_LOOPBACK": "1",
+    }
+    for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN"):
+        env.pop(name, None)
+    log = open(ROOT / ".e2e-server.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([sys.executable, "-m", "localdev"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"local server exited: {(ROOT / '.e2e-server.log').read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("local server did not start within 90 s")
+            time.sleep(0.2)
+        yield LocalServer(url=f"{base}/mcp", api_key=key, base=base, aws_endpoint=f"http://127.0.0.1:{aws_port}")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
