@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 
 import pytest
@@ -43,17 +44,37 @@ def test_hash_is_sha256_hex_and_prefix_is_too_short_to_use() -> None:
     assert not is_well_formed(display_prefix(key))
 
 
+def _basic(userinfo: str) -> str:
+    return "Basic " + base64.b64encode(userinfo.encode()).decode()
+
+
 @pytest.mark.parametrize(
     ("authorization", "x_api_key", "expected"),
     [
         ("Bearer abc", None, "abc"),
         ("bearer   abc  ", None, "abc"),
         ("BEARER abc", "other", "abc"),
-        ("Basic abc", "xyz", "xyz"),
         ("Bearer ", "xyz", "xyz"),
         (None, " xyz ", "xyz"),
         (None, None, None),
-        ("Basic abc", None, None),
+        (_basic("any:mcp_key"), None, "mcp_key"),
+        (_basic(":mcp_key"), "other", "mcp_key"),
+        (_basic("user-only"), None, None),
+        ("Basic not-base64!", "xyz", None),
+        ("Digest abc", "xyz", "xyz"),
+    ],
+    ids=[
+        "bearer",
+        "bearer-lowercase-padded",
+        "bearer-wins-over-x-api-key",
+        "empty-bearer-falls-back",
+        "x-api-key-trimmed",
+        "nothing",
+        "basic-password",
+        "basic-empty-user",
+        "basic-without-password",
+        "basic-corrupt",
+        "other-scheme-falls-back",
     ],
 )
 def test_extract_key(authorization: str | None, x_api_key: str | None, expected: str | None) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from mcp_platform.auth.store import Account
@@ -190,9 +192,11 @@ def test_revoked_key_is_401() -> None:
     _assert_401(plat.post(PING))
 
 
-def test_key_is_accepted_as_bearer_or_x_api_key(plat: Platform) -> None:
+def test_key_is_accepted_as_bearer_x_api_key_or_basic_password(plat: Platform) -> None:
     assert plat.post(PING, {"authorization": f"bearer {plat.key}"}, key=None).status == 200
     assert plat.post(PING, {"x-api-key": plat.key}, key=None).status == 200
+    basic = base64.b64encode(f"any:{plat.key}".encode()).decode()
+    assert plat.post(PING, {"authorization": f"Basic {basic}"}, key=None).status == 200
     _assert_401(plat.post(PING, {"authorization": f"Basic {plat.key}"}, key=None))
 
 
