@@ -96,6 +96,7 @@ def echo(request: ServiceRequest) -> ServiceReply:
 @dataclass
 class Platform:
     gateway: Gateway
+    deps: Dependencies
     store: MemoryAccountStore
     ledger: MemoryLedger
     limiter: MemoryRateLimiter
@@ -175,7 +176,7 @@ def platform(
         invoker=invoker,
         settings=settings,
     )
-    return Platform(Gateway(deps), store, ledger, limiter, admin, invoker, account.account_id, key)
+    return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key)
 
 
 def message(method: str, params: dict[str, Any] | None = None, rpc_id: Any = 1) -> dict[str, Any]:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import orjson
 import pytest
 
 from mcp_platform.billing.ledger import EntryKind
+from mcp_platform.billing.memory import MemoryLedger
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import error_object
 
+from mcp_router.gateway import Gateway
+from mcp_router.http import HttpRequest
 from tests.support.router import (
+    JSON_HEADERS,
     Platform,
     ScriptedInvoker,
     body,
@@ -257,3 +262,26 @@ def test_batch_members_are_billed_independently() -> None:
     assert len(invoker.calls) == 2
     assert plat.ledger.balance(plat.account_id) == 0
     _assert_ledger_sums_to_balance(plat)
+
+
+class _BrokenLedger(MemoryLedger):
+    def reserve(self, *args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("dynamodb unreachable: secret-host")
+
+
+def test_a_ledger_outage_is_a_500_with_a_json_rpc_body_and_no_invocation() -> None:
+    plat, invoker = _platform(OK)
+    deps = dataclasses.replace(plat.deps, ledger=_BrokenLedger())
+    response = Gateway(deps).handle(
+        HttpRequest(
+            "POST",
+            "/mcp",
+            {**JSON_HEADERS, "authorization": f"Bearer {plat.key}"},
+            orjson.dumps(message("tools/call", {"name": "fake_paid", "arguments": {"text": "hi"}})),
+        )
+    )
+    assert response.status == 500
+    reply = body(response)
+    assert reply["error"]["code"] == -32603
+    assert "secret-host" not in reply["error"]["message"]
+    assert invoker.calls == []

@@ -62,7 +62,7 @@ def _all_pages(plat: Platform) -> tuple[list[str], int]:
 def test_every_tool_has_the_published_shape() -> None:
     plat = platform()
     tools = plat.rpc("tools/list")["tools"]
-    assert [t["name"] for t in tools] == [spec.name for spec in plat.gateway._deps.registry if not spec.preview][
+    assert [t["name"] for t in tools] == [spec.name for spec in plat.deps.registry if not spec.preview][
         : len(tools)
     ]
     for tool in tools:
