@@ -63,9 +63,9 @@ async def _read_body(receive: Any, limit: int) -> bytes:
         if message["type"] == "http.disconnect":
             break
         chunk = message.get("body", b"")
-        size += len(chunk)
-        if size <= limit + 1:
+        if size <= limit:  # keep the chunk that crosses the limit, so the gateway sees an oversize body
             chunks.append(chunk)
+        size += len(chunk)
         if not message.get("more_body", False):
             break
     return b"".join(chunks)[: limit + 1]

@@ -88,6 +88,8 @@ class ToolCaller:
         account_id = ctx.principal.account_id
         validated = arguments.model_dump(mode="json", exclude_unset=True)
         charge: Charge | None = None
+        # Read before reserving: the service sees the balance before this call, as ServiceRequest documents.
+        balance = self._ledger.balance(account_id) if spec.needs_balance else None
         if price > 0:
             idempotency = None
             if ctx.idempotency_header:
@@ -119,7 +121,7 @@ class ToolCaller:
             arguments=validated,
             account_id=account_id,
             request_id=ctx.request_id,
-            balance=self._ledger.balance(account_id) if spec.needs_balance else None,
+            balance=balance,
         )
         try:
             reply = self._invoker.invoke(spec.service, request)

@@ -110,10 +110,6 @@ class Gateway:
                 JsonRpcError(TRANSPORT_ERROR, "Unauthorized: send a valid API key as Authorization: Bearer mcp_…"),
                 headers={"www-authenticate": 'Bearer realm="mcp", error="invalid_token"'},
             )
-        try:
-            body = orjson.loads(request.body)
-        except orjson.JSONDecodeError:
-            return parse_error()
         limit = principal.account.rate_limit_per_minute or self._settings.rate_limit_per_minute
         decision = self._deps.limiter.hit(principal.account_id, limit)
         rate_headers = decision.headers()
@@ -123,7 +119,12 @@ class Gateway:
                 JsonRpcError(TRANSPORT_ERROR, f"Too Many Requests: {limit} per minute; retry after the window resets"),
                 headers={**rate_headers, "retry-after": str(decision.retry_after())},
             )
-        response = self._rpc(request, body, principal)
+        try:
+            body = orjson.loads(request.body)
+        except orjson.JSONDecodeError:
+            response = parse_error()
+        else:
+            response = self._rpc(request, body, principal)
         response.headers.update(rate_headers)
         return response
 

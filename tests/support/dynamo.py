@@ -1,0 +1,48 @@
+"""Integration helpers: the template's tables by logical id, and a DynamoDB request counter."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+TABLE_ENV = {
+    "ACCOUNTS_TABLE": "AccountsTable",
+    "API_KEYS_TABLE": "ApiKeysTable",
+    "LEDGER_TABLE": "LedgerTable",
+    "RATE_LIMIT_TABLE": "RateLimitTable",
+    "IDEMPOTENCY_TABLE": "IdempotencyTable",
+}
+"""What `!Ref <Table>` resolves to locally: the logical id (tests/conftest.py's `aws` fixture)."""
+
+READS = frozenset({"GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems"})
+WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"})
+
+
+class RequestCounter(Counter[str]):
+    """DynamoDB API calls by operation name, as botocore sends them."""
+
+    @property
+    def reads(self) -> int:
+        return sum(n for op, n in self.items() if op in READS)
+
+    @property
+    def writes(self) -> int:
+        return sum(n for op, n in self.items() if op in WRITES)
+
+
+@contextmanager
+def count_requests(client: Any) -> Iterator[RequestCounter]:
+    """Count every request `client` makes inside the block (botocore's before-call event)."""
+    counter = RequestCounter()
+
+    def on_call(model: Any, **_kw: Any) -> None:
+        counter[model.name] += 1
+
+    event = "before-call.dynamodb.*"
+    client.meta.events.register(event, on_call, unique_id="tests-count-requests")
+    try:
+        yield counter
+    finally:
+        client.meta.events.unregister(event, unique_id="tests-count-requests")

@@ -1,0 +1,228 @@
+"""Drive the router's gateway in tests: an in-memory platform, request builders, scripted services.
+
+`platform()` wires `Gateway(Dependencies(...))` to the in-memory stores with one
+account and key; `Platform.post()` sends one `POST /mcp` and returns the
+`HttpResponse`; `body()` decodes its JSON. Fake tools (`fake_spec`) and a
+`ScriptedInvoker` let billing tests decide exactly what a service answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field
+
+from mcp_platform.admin import AccountAdmin
+from mcp_platform.auth.memory import MemoryAccountStore
+from mcp_platform.billing.memory import MemoryLedger
+from mcp_platform.dispatch import ServiceReply, ServiceRequest
+from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
+from mcp_platform.ratelimit.limiter import MemoryRateLimiter
+from mcp_platform.registry import Annotations, Registry, ToolSpec, load_registry
+
+from mcp_router.auth import KeyAuthenticator
+from mcp_router.gateway import Dependencies, Gateway
+from mcp_router.http import HttpRequest, HttpResponse
+from mcp_router.invoker import Invoker
+from mcp_router.settings import RouterSettings
+
+MODERN = "2026-07-28"
+JSON_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+
+
+class FakeInput(BaseModel):
+    """Input of every fake tool: one required bounded field, one optional."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, max_length=50, description="Something to echo.")
+    times: int = Field(default=1, ge=1, le=5, description="How often.")
+
+
+FAKE_OUTPUT = {
+    "type": "object",
+    "properties": {"echo": {"type": "string"}},
+    "required": ["echo"],
+    "additionalProperties": False,
+}
+
+
+def fake_spec(name: str, service: str = "fake", **kw: Any) -> ToolSpec:
+    """A tool of `service` taking `FakeInput`; `kw` sets price, needs_balance, preview…"""
+    base: dict[str, Any] = dict(
+        name=name,
+        service=service,
+        title=name.replace("_", " "),
+        description=f"{name}: a fake tool for router tests.",
+        input_model=FakeInput,
+        output_schema=FAKE_OUTPUT,
+        annotations=Annotations(read_only=False, open_world=True),
+    )
+    base.update(kw)
+    return ToolSpec(**base)
+
+
+def fake_registry(*specs: ToolSpec, with_hello: bool = True) -> Registry:
+    """`specs` plus, by default, the real hello contract (so InProcessInvoker tests can mix both)."""
+    real = [s for s in load_registry() if s.service == "hello"] if with_hello else []
+    return Registry([*real, *specs], {"fake": "fake: tools for tests.", "hello": "hello: smoke test."})
+
+
+Step = ServiceReply | Exception | Callable[[ServiceRequest], ServiceReply]
+
+
+@dataclass
+class ScriptedInvoker:
+    """Answers each invoke with the next scripted step (the last one repeats); records every request."""
+
+    steps: list[Step] = field(default_factory=list)
+    calls: list[tuple[str, ServiceRequest]] = field(default_factory=list)
+
+    def invoke(self, service: str, request: ServiceRequest) -> ServiceReply:
+        self.calls.append((service, request))
+        step = self.steps[min(len(self.calls), len(self.steps)) - 1] if self.steps else echo(request)
+        if isinstance(step, Exception):
+            raise step
+        return step(request) if callable(step) else step
+
+
+def echo(request: ServiceRequest) -> ServiceReply:
+    return ServiceReply(structured_content={"echo": request.arguments["text"] * request.arguments.get("times", 1)})
+
+
+@dataclass
+class Platform:
+    gateway: Gateway
+    deps: Dependencies
+    store: MemoryAccountStore
+    ledger: MemoryLedger
+    limiter: MemoryRateLimiter
+    admin: AccountAdmin
+    invoker: Invoker
+    account_id: str
+    key: str
+
+    def request(
+        self,
+        body: Any,
+        headers: Mapping[str, str] | None = None,
+        *,
+        method: str = "POST",
+        path: str = "/mcp",
+        key: str | None = "default",
+    ) -> HttpResponse:
+        """One HTTP request; `body` is JSON-encoded unless bytes; `key=None` sends no key."""
+        raw = body if isinstance(body, bytes) else orjson.dumps(body)
+        all_headers = {**JSON_HEADERS}
+        if key is not None:
+            all_headers["authorization"] = f"Bearer {self.key if key == 'default' else key}"
+        all_headers.update(headers or {})
+        return self.gateway.handle(HttpRequest(method, path, all_headers, raw))
+
+    def post(self, body: Any, headers: Mapping[str, str] | None = None, **kw: Any) -> HttpResponse:
+        return self.request(body, headers, **kw)
+
+    def rpc(self, method: str, params: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+        """A legacy-era request that must answer 200 with a result; returns the result."""
+        response = self.post(message(method, params), **kw)
+        assert response.status == 200, (response.status, response.body)
+        reply = body(response)
+        assert "result" in reply, reply
+        return reply["result"]
+
+    def modern(self, method: str, params: dict[str, Any] | None = None, name: str | None = None) -> HttpResponse:
+        """A 2026-07-28 request with consistent headers and `_meta`."""
+        return self.post(message(method, with_meta(params)), modern_headers(method, name))
+
+    def call(
+        self, tool: str, arguments: Any = None, headers: Mapping[str, str] | None = None, rpc_id: Any = 1
+    ) -> dict[str, Any]:
+        """`tools/call` (legacy era): the tool result."""
+        params: dict[str, Any] = {"name": tool}
+        if arguments is not None:
+            params["arguments"] = arguments
+        response = self.post(message("tools/call", params, rpc_id), headers)
+        assert response.status == 200, (response.status, response.body)
+        return body(response)["result"]
+
+
+def platform(
+    registry: Registry | None = None,
+    invoker: Invoker | None = None,
+    settings: RouterSettings | None = None,
+    services: Iterable[str] | None = None,
+    credits: int = 100,
+) -> Platform:
+    """An in-memory platform with one account (approved for `services`, default all) and one key."""
+    registry = registry or load_registry()
+    if invoker is None:
+        from localdev.invoker import InProcessInvoker
+
+        invoker = InProcessInvoker()
+    settings = settings or RouterSettings()
+    store, ledger, limiter = MemoryAccountStore(), MemoryLedger(), MemoryRateLimiter()
+    admin = AccountAdmin(store, ledger)
+    approved = frozenset(registry.services if services is None else services)
+    account = admin.create_account("tester", approved, credits, account_id="acct_test")
+    key = admin.issue_key(account.account_id)
+    deps = Dependencies(
+        registry=registry,
+        authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
+        ledger=ledger,
+        limiter=limiter,
+        invoker=invoker,
+        settings=settings,
+    )
+    return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key)
+
+
+def message(method: str, params: dict[str, Any] | None = None, rpc_id: Any = 1) -> dict[str, Any]:
+    msg: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "method": method}
+    if params is not None:
+        msg["params"] = params
+    return msg
+
+
+def notification(method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    msg = message(method, params)
+    del msg["id"]
+    return msg
+
+
+def with_meta(params: dict[str, Any] | None, version: str = MODERN) -> dict[str, Any]:
+    meta = {PROTOCOL_VERSION_META: version, CLIENT_CAPABILITIES_META: {}}
+    return {**(params or {}), "_meta": meta}
+
+
+def modern_headers(method: str, name: str | None = None) -> dict[str, str]:
+    headers = {"mcp-protocol-version": MODERN, "mcp-method": method}
+    if name is not None:
+        headers["mcp-name"] = name
+    return headers
+
+
+def body(response: HttpResponse) -> Any:
+    assert response.headers.get("content-type") == "application/json", response.headers
+    return orjson.loads(response.body)
+
+
+def assert_rpc_error(response: HttpResponse, status: int, code: int, rpc_id: Any = None) -> dict[str, Any]:
+    """The response is `status` with a JSON-RPC error body of `code` for `rpc_id`; returns the error."""
+    assert response.status == status, (response.status, response.body)
+    reply = body(response)
+    assert reply["jsonrpc"] == "2.0"
+    assert reply["id"] == rpc_id
+    assert "result" not in reply
+    assert reply["error"]["code"] == code, reply
+    assert isinstance(reply["error"]["message"], str) and reply["error"]["message"]
+    return reply["error"]
+
+
+def structured_text_matches(result: dict[str, Any]) -> None:
+    """Seed 000: content[0] is the text JSON of structuredContent; isError mirrors is_error."""
+    assert result["content"][0]["type"] == "text"
+    assert orjson.loads(result["content"][0]["text"]) == result["structuredContent"]
+    assert result["isError"] is (result["structuredContent"].get("is_error") is True)

@@ -1,0 +1,131 @@
+"""ServiceApp: from invoke payload to ServiceReply, never raising (the service side of every call)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from mcp_platform.errors import ToolError
+from mcp_platform.service import CallContext, ServiceApp, ToolOutput
+
+from tests.support.router import FakeInput, fake_registry, fake_spec
+
+REGISTRY = fake_registry(fake_spec("fake_a"), fake_spec("fake_b"), with_hello=False)
+
+
+class Out(BaseModel):
+    echo: str
+    note: str | None = None
+
+
+def _app(impl: Any, seen: list[CallContext] | None = None) -> ServiceApp:
+    def record(arguments: FakeInput, ctx: CallContext) -> Any:
+        if seen is not None:
+            seen.append(ctx)
+        return impl(arguments, ctx)
+
+    return ServiceApp("fake", {"fake_a": record, "fake_b": record}, REGISTRY)
+
+
+def _payload(tool: str = "fake_a", **extra: Any) -> dict[str, Any]:
+    return {"tool": tool, "arguments": {"text": "hi"}, "account_id": "acct", "request_id": "r1", **extra}
+
+
+def test_a_dict_result_is_the_structured_content() -> None:
+    reply = _app(lambda a, _c: {"echo": a.text * a.times}).handle(_payload())
+    assert reply.structured_content == {"echo": "hi"}
+    assert not reply.is_error and not reply.waive_charge and reply.content == []
+
+
+def test_a_model_result_is_dumped_without_nones() -> None:
+    reply = _app(lambda a, _c: Out(echo=a.text)).handle(_payload())
+    assert reply.structured_content == {"echo": "hi"}
+
+
+def test_a_tool_output_carries_content_blocks_and_waive_charge() -> None:
+    block = {"type": "image", "data": "aGk=", "mimeType": "image/png"}
+    reply = _app(lambda _a, _c: ToolOutput({"echo": "x"}, [block], waive_charge=True)).handle(_payload())
+    assert reply.content == [block] and reply.waive_charge is True
+
+
+def test_arguments_are_revalidated_by_the_service() -> None:
+    app = _app(lambda a, _c: {"echo": a.text})
+    reply = app.handle({**_payload(), "arguments": {"text": "", "extra": 1}})
+    assert reply.is_error
+    assert reply.structured_content["code"] == "invalid_arguments"
+    assert "text" in reply.structured_content["error"] and "extra" in reply.structured_content["error"]
+
+
+def test_a_tool_error_becomes_the_error_object_with_its_code_and_extras() -> None:
+    def fail(_a: FakeInput, _c: CallContext) -> dict[str, Any]:
+        raise ToolError("text: not found upstream", "not_found", retry=False)
+
+    reply = _app(fail).handle(_payload())
+    assert reply.structured_content == {
+        "error": "text: not found upstream",
+        "is_error": True,
+        "code": "not_found",
+        "retry": False,
+    }
+
+
+def test_an_unexpected_exception_is_an_internal_error_without_its_message() -> None:
+    def crash(_a: FakeInput, _c: CallContext) -> dict[str, Any]:
+        raise RuntimeError("secret-detail")
+
+    reply = _app(crash).handle(_payload())
+    assert reply.structured_content["code"] == "internal"
+    assert "secret-detail" not in reply.structured_content["error"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "code"),
+    [({"tool": "fake_a"}, "internal"), ({**_payload(), "surprise": 1}, "internal"), (_payload("fake_zz"), "not_found")],
+)
+def test_malformed_payloads_and_unknown_tools_are_error_replies(payload: dict[str, Any], code: str) -> None:
+    reply = _app(lambda _a, _c: {"echo": "x"}).handle(payload)
+    assert reply.is_error and reply.structured_content["code"] == code
+
+
+def test_the_context_carries_account_request_and_balance() -> None:
+    seen: list[CallContext] = []
+    _app(lambda _a, _c: {"echo": "x"}, seen).handle(_payload(balance=42))
+    assert seen[0].account_id == "acct" and seen[0].request_id == "r1" and seen[0].balance == 42
+    assert seen[0].deadline is None and seen[0].seconds_left(7.0) == 7.0
+
+
+@dataclass
+class FakeLambdaContext:
+    function_name: str = "svc-fake"
+    memory_limit_in_mb: int = 128
+    invoked_function_arn: str = "arn:aws:lambda:us-east-1:000000000000:function:svc-fake"
+    aws_request_id: str = "req-1"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 10_000
+
+
+def test_lambda_handler_returns_the_reply_as_json_with_a_deadline() -> None:
+    seen: list[CallContext] = []
+    app = _app(lambda _a, _c: {"echo": "x"}, seen)
+    out = app.lambda_handler(_payload(balance=7), FakeLambdaContext())
+    assert out == {"structured_content": {"echo": "x"}, "content": [], "waive_charge": False}
+    assert seen[0].balance == 7
+    assert 8.0 < seen[0].seconds_left() <= 9.0  # remaining time less a second of margin
+
+
+def test_an_app_must_implement_exactly_its_declared_tools() -> None:
+    with pytest.raises(ValueError, match="no implementation"):
+        ServiceApp("fake", {"fake_a": lambda a, c: {}}, REGISTRY)
+    with pytest.raises(ValueError, match="does not declare"):
+        ServiceApp("fake", {"fake_a": lambda a, c: {}, "fake_b": lambda a, c: {}, "fake_c": lambda a, c: {}}, REGISTRY)
+
+
+def test_hello_service_handler() -> None:
+    from hello_service.app import app
+
+    reply = app.handle({"tool": "hello_ping", "arguments": {"name": "  "}, "account_id": "a", "request_id": "r"})
+    assert reply.structured_content["message"] == "hello, world"
