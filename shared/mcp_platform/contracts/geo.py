@@ -26,7 +26,7 @@ ENTITY_TYPES: list[str] = list(get_args(EntityType))
 PLACE_KINDS: list[str] = list(get_args(PlaceKind))
 COASTAL_CATEGORIES: list[str] = list(get_args(CoastalCategory))
 
-CountryCode = Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Z]{2}$")]
+CountryCode = Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z]{2}$")]
 Admin1Short = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[A-Za-z0-9]{1,20}$")]
 Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 GeonameId = Annotated[int, Field(ge=1, description="GeoNames id (from geo_resolve or any result).")]
@@ -228,10 +228,10 @@ class PlacesSearchInput(_Args):
 
 
 class AirportLookupInput(_Args):
-    iata: Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Z0-9]{3}$")] | None = (
+    iata: Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{3}$")] | None = (
         Field(default=None, description="3-letter IATA code, e.g. BUD.")
     )
-    icao: Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Z0-9]{4}$")] | None = (
+    icao: Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{4}$")] | None = (
         Field(default=None, description="4-letter ICAO code, e.g. LHBP.")
     )
     query: Query | None = Field(default=None, description="Airport name contains these words.")
