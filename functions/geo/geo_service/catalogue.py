@@ -23,7 +23,7 @@ def status(_args: NoArgs, _ctx: CallContext) -> dict[str, Any]:
         "data_version": db.meta.get("data_version", "unknown"),
         "built_at": db.meta.get("built_at", "unknown"),
         "sources": db.meta_json("sources", []),
-        "has_vectors": db.meta.get("has_vectors") == "1",
+        "has_vectors": bool(db.one("SELECT COUNT(*) FROM vectors WHERE length(ids) > 0")[0]),
     }
 
 

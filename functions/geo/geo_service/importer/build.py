@@ -361,7 +361,6 @@ class _Importer:
             "counts": json.dumps(counts),
             "place_kind_counts": json.dumps(dict(self.db.execute(
                 "SELECT place_kind, COUNT(*) FROM entity WHERE place_kind IS NOT NULL GROUP BY 1").fetchall())),
-            "has_vectors": "1" if counts else "0",
             "coast_points": str(len(self.coast[0])),
         }
         self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
