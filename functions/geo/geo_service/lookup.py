@@ -17,8 +17,9 @@ from geo_service.entities import COLUMNS, TYPE_ORDER_SQL
 from geo_service.store import GeoDb
 from geo_service.text import exact_key, fold, words
 
-_FUZZY_CANDIDATES = 200
-_WORD_CANDIDATES = 300
+_FUZZY_CANDIDATES = 100
+_RARE_TRIGRAMS = 6
+_WORD_CANDIDATES = 100
 MIN_SIMILARITY = 0.5
 
 
@@ -68,8 +69,8 @@ def resolve(db: GeoDb, query: str, filters: Filters, limit: int) -> list[Any]:
     )
     if len(rows) < limit:
         rows = _extend(rows, _prefix(db, query, filters, limit), limit)
-    if len(rows) < limit:
-        rows = _extend(rows, [r for r, _ in fuzzy(db, query, filters, limit)], limit)
+    if not rows:  # fuzzy only when no name matches exactly or by prefix
+        rows = [r for r, _ in fuzzy(db, query, filters, limit)]
     return rows
 
 
@@ -111,15 +112,18 @@ def _prefix(db: GeoDb, query: str, filters: Filters, limit: int) -> list[Any]:
 def fuzzy(db: GeoDb, query: str, filters: Filters, limit: int) -> list[tuple[Any, float]]:
     """Entities whose name is spelled like the query (trigram candidates, re-ranked by similarity)."""
     folded = fold(query)
-    grams = {folded[i : i + 3] for i in range(len(folded) - 2)} - {""}
-    grams = {g for g in grams if '"' not in g}
-    if not grams:
+    grams = sorted({folded[i : i + 3] for i in range(len(folded) - 2)} - {""})
+    # The rarest trigrams keep the candidate lists short; a typo spoils at most three of them.
+    known = db.all(f"SELECT term FROM name_tri_vocab WHERE term IN ({','.join('?' * len(grams))}) ORDER BY doc",  # noqa: S608
+                   grams) if grams else []  # fmt: skip
+    rare = [row[0].replace('"', '""') for row in known[:_RARE_TRIGRAMS]]
+    if not rare:
         return []
     where, params = filters.sql()
     candidates = db.all(
         f"SELECT {COLUMNS}, e.name_en FROM (SELECT rowid, rank FROM name_tri WHERE name_tri MATCH ?"  # noqa: S608
         f" ORDER BY rank LIMIT ?) t JOIN entity e ON e.geoname_id = t.rowid WHERE 1{where}",
-        [" OR ".join(f'"{g}"' for g in grams), _FUZZY_CANDIDATES, *params],
+        [" OR ".join(f'"{g}"' for g in rare), _FUZZY_CANDIDATES, *params],
     )
     return ranked_by_similarity(folded, candidates, limit)
 

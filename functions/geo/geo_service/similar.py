@@ -23,7 +23,8 @@ class VectorIndex:
         pos = np.searchsorted(self.ids, geoname_id)
         if pos >= len(self.ids) or self.ids[pos] != geoname_id:
             return None
-        scores = self.matrix @ self.matrix[pos]
+        # einsum, not BLAS: one thread, no thread-pool start-up or contention on a small Lambda.
+        scores = np.einsum("ij,j->i", self.matrix, self.matrix[pos])
         scores[pos] = -np.inf
         if entity_type is not None:
             scores[self.types != TYPE_RANK[entity_type]] = -np.inf
