@@ -93,10 +93,7 @@ def region_cities(args: RegionCitiesInput, _ctx: CallContext) -> dict[str, Any]:
 
 def nearest_marine(args: NearestMarineInput, _ctx: CallContext) -> dict[str, Any]:
     db = get_db()
-    if args.geoname_id is not None:
-        city = lookup.by_id(db, args.geoname_id, "city")
-    else:
-        city = lookup.resolve_one(db, args.city_query or "", lookup.Filters("city"), "city_query")
+    city = lookup.by_id_or_name(db, args.geoname_id, args.city_query, "city", "city_query")
     facts = payload(city)
     if "nearest_marine_geoname_id" not in facts:
         raise ToolError(f"{city['name']} has no sea, bay or gulf within 3000 km in the geo database",
@@ -116,9 +113,5 @@ def nearest_marine(args: NearestMarineInput, _ctx: CallContext) -> dict[str, Any
 
 
 def marine_get(args: MarineGetInput, _ctx: CallContext) -> dict[str, Any]:
-    db = get_db()
-    if args.geoname_id is not None:
-        row = lookup.by_id(db, args.geoname_id, "marine")
-    else:
-        row = lookup.resolve_one(db, args.query or "", lookup.Filters("marine"), "query")
+    row = lookup.by_id_or_name(get_db(), args.geoname_id, args.query, "marine", "query")
     return {"marine": to_entity(row, full=True)}

@@ -186,3 +186,10 @@ def resolve_one(db: GeoDb, query: str, filters: Filters, what: str) -> Any:
         kind = f" {filters.entity_type}" if filters.entity_type else ""
         raise ToolError(f"{what}: no{kind} matches {query!r}; try geo_text_search for spellings", ErrorCode.NOT_FOUND)
     return rows[0]
+
+
+def by_id_or_name(db: GeoDb, geoname_id: int | None, query: str | None, entity_type: str | None, what: str) -> Any:
+    """The entity given by id (checked to be `entity_type`) or the best match of a name (`what` names the field)."""
+    if geoname_id is not None:
+        return by_id(db, geoname_id, entity_type)
+    return resolve_one(db, query or "", Filters(entity_type), what)

@@ -38,8 +38,7 @@ class Point:
 
 def locate(db: GeoDb, geoname_id: int | None, query: str | None, what: str) -> Point:
     """The coordinates of an entity given by id or name; a country stands at its capital."""
-    row = lookup.by_id(db, geoname_id) if geoname_id is not None else lookup.resolve_one(
-        db, query or "", lookup.Filters(), what)  # fmt: skip
+    row = lookup.by_id_or_name(db, geoname_id, query, None, what)
     if row["entity_type"] == "country" and (capital_id := payload(row).get("capital_geoname_id")):
         capital = lookup.by_id(db, capital_id)
         return Point(capital["latitude"], capital["longitude"], "capital", row)
