@@ -57,7 +57,23 @@ def distance(args: DistanceInput, _ctx: CallContext) -> dict[str, Any]:
 
 
 def within(db: GeoDb, center: Point, radius_km: float, filters: lookup.Filters, limit: int) -> list[dict[str, Any]]:
-    """Entities within `radius_km` of `center`, nearest first: the R*Tree picks candidates, SQL measures."""
+    """Entities within `radius_km` of `center`, nearest first: the R*Tree picks candidates, SQL measures.
+
+    Without filters it starts with a small circle and widens it (x4) until it holds `limit` hits or
+    reaches `radius_km`: whatever lies outside a circle is farther than everything inside, so the
+    answer is exact while a dense 500 km circle is never measured in full. With a filter, hits are
+    sparse and widening would only repeat the scan, so the full circle is measured once.
+    """
+    unfiltered = filters == lookup.Filters()
+    radius = min(radius_km, max(1.0, radius_km / 64)) if unfiltered else radius_km
+    while True:
+        hits = _within(db, center, radius, filters, limit)
+        if len(hits) >= limit or radius >= radius_km:
+            return hits
+        radius = min(radius_km, radius * 4)
+
+
+def _within(db: GeoDb, center: Point, radius_km: float, filters: lookup.Filters, limit: int) -> list[dict[str, Any]]:
     where, params = filters.sql()
     exclude = center.row["geoname_id"] if center.row is not None else -1
     hits: list[dict[str, Any]] = []
