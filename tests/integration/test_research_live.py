@@ -225,3 +225,16 @@ def test_lookup_of_a_private_address_is_blocked(
     out = ok("source_lookup", reply, validate_output)
     assert (out["verdict"], out["meta"]["billable"]) == ("blocked", False)
     assert "loopback" in out["gaps"][0]
+
+
+@pytest.mark.parametrize("provider", ["gemini", "bedrock"])
+def test_the_llm_client_honours_the_drafts_timeout(
+    provider_keys: respx.MockRouter, monkeypatch: pytest.MonkeyPatch, provider: str
+) -> None:
+    """The budget's draft timeout reaches the client, so a slow model cannot outlast the Lambda."""
+    monkeypatch.setenv("LLM_PROVIDER", provider)
+    client = live.llm_from_env(timeout=7.5)._client
+    if provider == "bedrock":
+        assert client.meta.config.read_timeout == 7.5 and client.meta.config.retries["total_max_attempts"] == 1
+    else:
+        assert client.timeout.read == 7.5

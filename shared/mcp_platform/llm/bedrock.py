@@ -20,7 +20,7 @@ class BedrockClient:
         self.name = f"bedrock/{model_id}"
         self._model_id = model_id
         # botocore has no per-call timeout: a capped client reads for at most `timeout` and does not retry.
-        config = Config(read_timeout=timeout, retries={"max_attempts": 1}) if timeout else None
+        config = Config(read_timeout=timeout, retries={"total_max_attempts": 1}) if timeout else None
         self._client = boto3_client or boto3.client("bedrock-runtime", config=config)
 
     def complete(self, *, system: str, user: str, max_tokens: int = 1024, temperature: float = 0.2) -> str:
