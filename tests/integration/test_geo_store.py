@@ -1,0 +1,43 @@
+"""Where the geo database comes from: a local path, or S3 to /tmp on first use (moto)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import boto3
+import pytest
+
+from geo_service import store
+from mcp_platform.errors import ToolError
+
+
+def test_configured_source_prefers_a_path_then_s3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert store.configured_source({"GEO_DB_PATH": "/opt/geo/geo.sqlite"}).path == Path("/opt/geo/geo.sqlite")
+    monkeypatch.setattr(store, "TMP_DIR", tmp_path)
+    s3 = store.configured_source({"GEO_DB_BUCKET": "b", "GEO_DB_KEY": "geo/v1.sqlite"})
+    assert (s3.bucket, s3.key, s3.path) == ("b", "geo/v1.sqlite", tmp_path / "geo-v1.sqlite")
+    assert store.configured_source({}).path == store.DEFAULT_LOCAL_DB
+
+
+def test_downloads_once_from_s3(aws: None, tmp_path: Path) -> None:
+    client = boto3.client("s3")
+    client.create_bucket(Bucket="geo-data")
+    client.put_object(Bucket="geo-data", Key="geo/geo.sqlite", Body=b"SQLite format 3\x00 fake")
+    source = store.Source(tmp_path / "geo.sqlite", "geo-data", "geo/geo.sqlite")
+    assert store.fetch(source, client).read_bytes().startswith(b"SQLite format 3")
+    client.delete_object(Bucket="geo-data", Key="geo/geo.sqlite")
+    assert store.fetch(source, client) == source.path  # a warm container does not download again
+
+
+def test_missing_object_is_an_upstream_error(aws: None, tmp_path: Path) -> None:
+    client = boto3.client("s3")
+    client.create_bucket(Bucket="geo-data")
+    with pytest.raises(ToolError) as info:
+        store.fetch(store.Source(tmp_path / "geo.sqlite", "geo-data", "nope"), client)
+    assert info.value.code == "upstream_unavailable"
+    assert not (tmp_path / "geo.part").exists() and not (tmp_path / "geo.sqlite").exists()
+
+
+def test_missing_local_file_names_the_fix(tmp_path: Path) -> None:
+    with pytest.raises(ToolError, match="make geo-db"):
+        store.fetch(store.Source(tmp_path / "absent.sqlite"))
