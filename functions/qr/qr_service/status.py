@@ -7,15 +7,16 @@ from typing import get_args
 
 import zxingcpp
 
-from mcp_platform.contracts.qr import StatusInput, StatusOutput, Symbology
+from mcp_platform.contracts._common import StatusInput
+from mcp_platform.contracts.qr import QrStatus, Symbology
 from mcp_platform.service import CallContext
 
 LIBRARIES = ("segno", "zxing-cpp", "pillow", "schwifty", "python-stdnum")
 
 
-def qr_status(_arguments: StatusInput, _ctx: CallContext) -> StatusOutput:
+def qr_status(_arguments: StatusInput, _ctx: CallContext) -> QrStatus:
     readable = zxingcpp.barcode_formats_list(zxingcpp.BarcodeFormat.AllReadable)
-    return StatusOutput(
+    return QrStatus(
         libraries={name: version(name) for name in LIBRARIES},
         symbologies=list(get_args(Symbology)),
         decodable=sorted({fmt.name for fmt in readable}),

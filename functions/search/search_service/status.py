@@ -14,11 +14,11 @@ from search_service.pages import page_ttl
 from search_service.results import results_ttl
 
 if TYPE_CHECKING:
-    from mcp_platform.contracts.search import SearchStatusInput
+    from mcp_platform.contracts._common import StatusInput
     from mcp_platform.service import CallContext
 
 
-def search_status(_arguments: SearchStatusInput, _ctx: CallContext) -> dict[str, Any]:
+def search_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
     """No network call and no secret read: only whether each setting is present."""
     provider = provider_name()
     llm = llm_settings()
