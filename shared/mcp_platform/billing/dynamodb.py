@@ -8,6 +8,7 @@ balance and the ledger cannot disagree.
 
 from __future__ import annotations
 
+import random
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
 
 _MAX_STORED_RESULT = 350_000
 """DynamoDB items stop at 400 KB; a larger result is settled without being kept for replay."""
+_CONFLICT_ATTEMPTS = 6
+"""DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
+concurrent calls of one account do that routinely, and a retry is safe (nothing was written)."""
 
 
 class DynamoLedger:
@@ -52,7 +56,7 @@ class DynamoLedger:
         if idempotency:
             items.append(self._idempotency_put(idempotency, charge))
         try:
-            self._ddb.transact_write_items(TransactItems=items)
+            self._transact(items)
         except self._ddb.exceptions.TransactionCanceledException as exc:
             reasons = [r.get("Code") for r in exc.response.get("CancellationReasons", [])]
             if idempotency and len(reasons) > 2 and reasons[2] == "ConditionalCheckFailed":
@@ -92,7 +96,7 @@ class DynamoLedger:
             # Forget the key so a retry of a failed call runs (and is charged) once more.
             items.append({"Delete": {"TableName": self._idem, "Key": {"idem_key": {"S": charge.idempotency.key}}}})
         try:
-            self._ddb.transact_write_items(TransactItems=items)
+            self._transact(items)
         except self._ddb.exceptions.TransactionCanceledException as exc:
             reasons = [r.get("Code") for r in exc.response.get("CancellationReasons", [])]
             if len(reasons) > 1 and reasons[1] == "ConditionalCheckFailed":
@@ -102,8 +106,8 @@ class DynamoLedger:
     def grant(self, account_id: str, amount: int, reason: str) -> int:
         entry_id = new_entry_id()
         try:
-            self._ddb.transact_write_items(
-                TransactItems=[
+            self._transact(
+                [
                     self._balance_change(account_id, amount, must_exist=True),
                     self._entry_put(entry_id, account_id, EntryKind.GRANT, amount, reason=reason),
                 ]
@@ -147,6 +151,21 @@ class DynamoLedger:
         ]
 
     # -- transaction parts
+
+    def _transact(self, items: list[dict[str, Any]]) -> None:
+        """TransactWriteItems, retried (with jitter) while DynamoDB reports a conflicting transaction."""
+        for attempt in range(_CONFLICT_ATTEMPTS):
+            try:
+                self._ddb.transact_write_items(TransactItems=items)
+                return
+            except self._ddb.exceptions.TransactionCanceledException as exc:
+                reasons = {r.get("Code") for r in exc.response.get("CancellationReasons", [])}
+                if "TransactionConflict" not in reasons or attempt == _CONFLICT_ATTEMPTS - 1:
+                    raise
+            except self._ddb.exceptions.TransactionConflictException:
+                if attempt == _CONFLICT_ATTEMPTS - 1:
+                    raise
+            time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))  # noqa: S311 - jitter, not security
 
     def _balance_change(self, account_id: str, delta: int, *, must_exist: bool = False) -> dict[str, Any]:
         update: dict[str, Any] = {
