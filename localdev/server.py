@@ -8,7 +8,7 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 
 from localdev import environment, template
-from localdev.store import create_buckets, create_tables
+from localdev.store import create_buckets, create_tables, serialize_aws_requests
 
 DEV_ACCOUNT = "acct_dev"
 LOOPBACK_HOSTS = "localhost,127.0.0.1,::1"
@@ -54,6 +54,7 @@ class LocalPlatform:
 
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one line per AWS call is noise here
         self.configure()
+        serialize_aws_requests()
         self._moto = ThreadedMotoServer(ip_address="127.0.0.1", port=self.aws_port, verbose=False)
         self._moto.start()
         create_tables()

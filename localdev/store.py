@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import boto3
+from botocore.client import BaseClient
 
 from localdev import template
 
@@ -43,3 +45,25 @@ def create_tables(client: Any = None) -> list[str]:
             ddb.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
         created.append(name)
     return created
+
+
+def serialize_aws_requests() -> None:
+    """Make every AWS request of this process atomic with respect to the others.
+
+    DynamoDB executes each request atomically (a transaction is all or nothing
+    and isolated); moto's in-memory backend does not when threads call it at
+    once, and concurrent charges could then lose a ledger entry. One lock per
+    request gives moto exactly DynamoDB's guarantee and no more: requests from
+    different threads still interleave freely. Local and test use only.
+    """
+    if getattr(BaseClient._make_api_call, "_serialized", False):
+        return
+    lock = threading.RLock()
+    make_api_call = BaseClient._make_api_call
+
+    def atomic(self: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        with lock:
+            return make_api_call(self, operation, params)
+
+    atomic._serialized = True  # type: ignore[attr-defined]
+    BaseClient._make_api_call = atomic  # type: ignore[method-assign]

@@ -46,30 +46,17 @@ def registry() -> Registry:
 
 
 @pytest.fixture
-def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def aws() -> Iterator[None]:
     """moto for every AWS API, with the template's DynamoDB tables created (named by logical id).
 
-    DynamoDB executes each request atomically (a transaction is all or nothing,
-    isolated from others); moto's in-memory backend does not when threads call it
-    at once, so concurrency tests would measure moto's races instead of ours.
-    Each request is made atomic here, which is exactly DynamoDB's guarantee and
-    no more: requests from different threads still interleave freely.
+    Each request is atomic, as in DynamoDB (`serialize_aws_requests`), so
+    concurrency tests measure our races, not moto's.
     """
-    import threading
-
-    from botocore.client import BaseClient
     from moto import mock_aws
 
-    from localdev.store import create_tables
+    from localdev.store import create_tables, serialize_aws_requests
 
-    lock = threading.RLock()
-    make_api_call = BaseClient._make_api_call
-
-    def atomic(self: BaseClient, operation: str, params: dict[str, Any]) -> Any:
-        with lock:
-            return make_api_call(self, operation, params)
-
-    monkeypatch.setattr(BaseClient, "_make_api_call", atomic)
+    serialize_aws_requests()
     with mock_aws():
         create_tables()
         yield
