@@ -9,7 +9,9 @@ load (1 thread, 32 connections, POST tools/call hello_ping):
               the service's Lambda handler); the key is cached and storage is
               the in-memory implementation of the same ports (AccountStore,
               Ledger, RateLimiter), so the figure is the router's own cost, not
-              DynamoDB's; each request in a worker thread, as the local default
+              DynamoDB's; nothing blocks, so requests are handled on the event
+              loop as in Lambda (the local default, whose stores are moto over
+              HTTP, uses worker threads)
   sdk       - the official MCP Python SDK's stateless JSON server, same tool
   starlette - a bare Starlette app returning a constant JSON-RPC reply
 DynamoDB requests per call are counted against moto with the real adapters.
@@ -74,7 +76,8 @@ def router_app() -> Any:
         invoker=InProcessInvoker(),
         settings=settings,
     )
-    return GatewayApp(Gateway(deps), settings.max_body_bytes)
+    # In-memory stores and an in-process hello never block: handled inline, as in Lambda.
+    return GatewayApp(Gateway(deps), settings.max_body_bytes, offload=False)
 
 
 def sdk_app() -> Any:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
-import uuid
 from dataclasses import dataclass, field
+
+from mcp_platform.ids import request_id
 
 
 @dataclass
@@ -14,7 +15,7 @@ class LambdaContext:
     function_name: str
     timeout_s: float = 25.0
     memory_limit_in_mb: int = 512
-    aws_request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    aws_request_id: str = field(default_factory=request_id)
     _started: float = field(default_factory=time.monotonic)
 
     @property

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from localdev import template
 from localdev.context import LambdaContext
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
@@ -31,9 +29,9 @@ class InProcessInvoker:
         handler = self._handlers.get(service)
         if handler is None:
             return failed(service, "no such service function")
-        payload: dict[str, Any] = orjson.loads(request.model_dump_json())
+        payload: dict[str, Any] = request.model_dump(mode="json")
         try:
-            raw = handler(payload, LambdaContext(f"local-svc-{service}", self._timeout))
-            return parse_reply(service, orjson.loads(orjson.dumps(raw)))
+            # ServiceApp replies are JSON-safe (model_dump(mode="json")), as Lambda requires.
+            return parse_reply(service, handler(payload, LambdaContext(f"local-svc-{service}", self._timeout)))
         except Exception:  # what Lambda reports as FunctionError
             return failed(service, "the service failed", ErrorCode.INTERNAL)

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 
-from localdev import environment
+from localdev import environment, template
 from localdev.store import create_buckets, create_tables
 
 DEV_ACCOUNT = "acct_dev"
@@ -43,6 +43,7 @@ class LocalPlatform:
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
+            "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
         }
         for name, value in defaults.items():
             env.setdefault(name, value)

@@ -26,6 +26,8 @@ for key, value in {
 }.items():
     os.environ[key] = value
 os.environ.pop("AWS_PROFILE", None)
+# The geo service reads the database `make geo-db` builds (make test builds it first).
+os.environ.setdefault("GEO_DB_PATH", str(ROOT / "build" / "geo" / "geo-small.sqlite"))
 
 sys.path.insert(0, str(ROOT))
 from localdev.template import add_code_paths  # noqa: E402

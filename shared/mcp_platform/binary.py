@@ -3,7 +3,9 @@
 Input: a tool declares a file argument with `binary_input(...)`. Its JSON
 Schema is a single string, the easiest shape for an agent to fill in:
 
-- `https://...` (or `http://`): fetched through the SSRF guard;
+- `https://...` (or `http://`): downloaded through the platform's SSRF guard
+  (`mcp_platform.web.download`: checked address connected to, redirects re-checked,
+  byte cap and deadline); it needs only httpx, so no web layer is required;
 - `stg_<32 hex>`: a staging id of the caller's account (from `staging_upload`
   or a tool's `file.id`);
 - anything else: base64 of the file, optionally as a `data:<type>;base64,` URL.
@@ -34,13 +36,14 @@ import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from typing import TYPE_CHECKING, Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
 from mcp_platform import staging_store
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.staging_store import STAGED_OBJECT_SCHEMA, STAGING_ID
-from mcp_platform.url_guard import fetch_public
+from mcp_platform.web.addresses import public_url
 
 if TYPE_CHECKING:
     from mcp_platform.service import CallContext
@@ -122,13 +125,29 @@ class BinaryRef:
             obj, data = staging_store.default_store().read(ctx.account_id, self.raw, self.max_bytes)
             blob = Blob(data, sniff_media_type(data) or obj.media_type, obj.filename)
         else:
-            body = fetch_public(self.raw, self.max_bytes, field=self.argument)
-            blob = Blob(body.data, sniff_media_type(body.data) or body.media_type or _OCTETS, body.filename)
+            blob = self._download(ctx)
         _check_type(blob.media_type, self.media_types, self.argument)
         return blob
 
+    def _download(self, ctx: CallContext) -> Blob:
+        # Imported here: the router validates binary arguments but never downloads, so its cold
+        # start does not pay for the HTTP stack.
+        from mcp_platform.web.http import FetchLimits, download
+
+        limits = FetchLimits(max_bytes=self.max_bytes).within(ctx.seconds_left() - _DEADLINE_MARGIN_S)
+        try:
+            got = download(self.raw, limits=limits)
+        except ToolError as exc:
+            # The guard's messages start with "url: " or the URL itself; name the argument instead.
+            message = exc.message.removeprefix("url: ")
+            raise ToolError(f"{self.argument}: {message}", exc.code, **exc.extra) from None
+        media_type = sniff_media_type(got.body) or got.content_type or _OCTETS
+        return Blob(got.body, media_type, urlsplit(got.final_url).path.rsplit("/", 1)[-1] or None)
+
 
 _OCTETS = "application/octet-stream"
+_DEADLINE_MARGIN_S = 3.0
+"""Seconds of the invocation kept for the tool's own work after a download."""
 
 
 def binary_input(
@@ -171,7 +190,8 @@ def _parse(value: str, max_bytes: int, media_types: tuple[str, ...], argument: s
     if lowered.startswith(("http://", "https://")):
         if len(value) > 4096:
             raise ValueError("URL longer than 4096 characters")
-        return BinaryRef("url", value, max_bytes, media_types, argument)
+        # The syntax half of the SSRF rules (IP literals, credentials) refuses before any charge.
+        return BinaryRef("url", public_url(value), max_bytes, media_types, argument)
     if STAGING_ID.match(value):
         return BinaryRef("staging_id", value, max_bytes, media_types, argument)
     if value.startswith("stg_"):

@@ -26,13 +26,18 @@ class ToolError(Exception):
     """Raised by tool logic; becomes the handler error object in the result.
 
     `code` is one of `ErrorCode` or a service-specific code (seed contracts add
-    their own, e.g. `pdf_use_docs`); `extra` adds machine-readable fields.
+    their own, e.g. `pdf_use_docs`); `extra` adds machine-readable fields, any
+    name allowed: `message` and `code` are positional-only, so a contract whose
+    error object has a field named `message` (seed 004's `toolError`) passes it
+    as an extra like any other.
 
     Examples:
         >>> raise ToolError("url: only http and https are allowed", ErrorCode.INVALID_ARGUMENTS)
+        >>> ToolError("deep is a preview", "preview_required", error="preview_required", message="...").to_object()
+        {'error': 'preview_required', 'is_error': True, 'code': 'preview_required', 'message': '...'}
     """
 
-    def __init__(self, message: str, code: str = ErrorCode.INTERNAL, **extra: Any) -> None:
+    def __init__(self, message: str, code: str = ErrorCode.INTERNAL, /, **extra: Any) -> None:
         super().__init__(message)
         self.message = message
         self.code = str(code)
@@ -43,6 +48,10 @@ class ToolError(Exception):
         return error_object(self.message, self.code, **self.extra)
 
 
-def error_object(message: str, code: str = ErrorCode.INTERNAL, **extra: Any) -> dict[str, Any]:
-    """Build the handler error object of seed 000 (`is_error` is always true)."""
+def error_object(message: str, code: str = ErrorCode.INTERNAL, /, **extra: Any) -> dict[str, Any]:
+    """Build the handler error object of seed 000 (`is_error` is always true).
+
+    `extra` fields are added last, so a contract may restate `error` too (seed
+    004 puts its machine code there and the text in `message`).
+    """
     return {"error": message, "is_error": True, "code": str(code), **extra}

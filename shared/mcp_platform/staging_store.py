@@ -5,6 +5,12 @@ account, never from input, so one account can never name, list or delete
 another's objects. An object carries its expiry in its S3 metadata; an expired
 object is treated as gone even before the bucket's lifecycle rule removes it.
 
+A missing key is "not found" whether S3 says 404 or 403: without `s3:ListBucket`,
+S3 answers AccessDenied for a key that does not exist, and granting ListBucket
+only to get a 404 would let every service enumerate every account's keys. The
+key is always under the caller's own prefix, so a 403 can only mean "no such
+object for you" — or a broken policy, which is logged as a warning.
+
 The S3 client is built lazily once per container from the standard AWS
 environment (`AWS_ENDPOINT_URL_S3` points it at the local moto server);
 tests inject their own client or call `default_store.cache_clear()`.
@@ -24,8 +30,10 @@ from urllib.parse import quote, unquote
 
 import boto3
 from botocore.config import Config
+from botocore.exceptions import ClientError
 
 from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -155,10 +163,8 @@ class StagingStore:
         """Metadata of a live object; `ToolError(not_found)` when absent or expired."""
         try:
             reply = self.client.head_object(Bucket=self.bucket, Key=_key(account_id, staging_id))
-        except self.client.exceptions.ClientError as exc:
-            if _is_missing(exc):
-                raise _not_found(staging_id) from None
-            raise
+        except ClientError as exc:
+            raise _not_found_or(exc, staging_id) from None
         meta = reply.get("Metadata", {})
         expires_at = float(meta.get(_META_EXPIRES, 0))
         if expires_at <= time.time():
@@ -180,7 +186,10 @@ class StagingStore:
                 f"staged object {staging_id} is {obj.size} bytes; this input accepts at most {max_bytes}",
                 ErrorCode.INVALID_ARGUMENTS,
             )
-        body = self.client.get_object(Bucket=self.bucket, Key=_key(account_id, staging_id))["Body"]
+        try:
+            body = self.client.get_object(Bucket=self.bucket, Key=_key(account_id, staging_id))["Body"]
+        except ClientError as exc:  # deleted or expired by the lifecycle rule since the HEAD
+            raise _not_found_or(exc, staging_id) from None
         return obj, body.read(max_bytes + 1)[:max_bytes]
 
     def presign_get(self, account_id: str, obj: StagedObject) -> str:
@@ -242,9 +251,19 @@ def _url_lifetime(obj: StagedObject) -> int:
     return max(1, int(obj.expires_at - time.time()))
 
 
-def _is_missing(exc: Exception) -> bool:
-    code = str(getattr(exc, "response", {}).get("Error", {}).get("Code", ""))
-    return code in {"404", "NoSuchKey", "NotFound"}
+_MISSING = frozenset({"404", "NoSuchKey", "NotFound"})
+_DENIED = frozenset({"403", "AccessDenied"})
+
+
+def _not_found_or(exc: ClientError, staging_id: str) -> Exception:
+    """`not_found` for a missing (404) or, without ListBucket, denied (403) key; else `exc` itself."""
+    code = str(exc.response.get("Error", {}).get("Code", ""))
+    if code in _DENIED:
+        # Expected for a missing id when the function has no s3:ListBucket; a policy error looks the same.
+        logger.warning("S3 denied access to a staged key under the caller's prefix; answered not found")
+    if code in _MISSING or code in _DENIED:
+        return _not_found(staging_id)
+    return exc
 
 
 def _not_found(staging_id: str) -> ToolError:

@@ -56,7 +56,8 @@ def local_server() -> Iterator[LocalServer]:
         "RATE_LIMIT_PER_MINUTE": "100000",
         "SSRF_ALLOW_LOOPBACK": "1",
     }
-    for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN"):
+    # A developer's shell may carry real endpoints or provider keys: the suite runs without them.
+    for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN", "SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"):
         env.pop(name, None)
     log = open(ROOT / ".e2e-server.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen([sys.executable, "-m", "localdev"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -20,35 +20,12 @@ from research_service.recorded import GOLDEN_DIR, Run, replay
 
 from mcp_platform.contracts.research import seed
 from mcp_platform.service import CallContext
+from tests.support.research import call, ok
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "research"
 WEBB = "When did the James Webb Space Telescope launch?"
 NASA = "https://science.nasa.gov/mission/webb/"
 GOLDEN_BRIEF = GOLDEN_DIR / "brief_webb_launch.json"
-OUTPUT_DEFINITION = {
-    "research_brief": "researchBriefOutput",
-    "source_lookup": "sourceLookupOutput",
-    "compare_options": "envelope",
-    "credits": "creditsResponse",
-}
-
-
-def seed_valid(tool: str, structured: dict[str, Any]) -> None:
-    document = seed()
-    schema = {"$ref": f"#/definitions/{OUTPUT_DEFINITION[tool]}", "definitions": document["definitions"]}
-    jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(structured)
-
-
-def call(tool: str, balance: int | None = None, **arguments: Any) -> Any:
-    return app.handle(
-        {"tool": tool, "arguments": arguments, "account_id": "acct", "request_id": "r1", "balance": balance}
-    )
-
-
-def ok(tool: str, reply: Any, validate_output: Any) -> dict[str, Any]:
-    validate_output(tool, reply.structured_content)
-    seed_valid(tool, reply.structured_content)
-    return reply.structured_content
 
 
 @pytest.fixture

@@ -11,19 +11,16 @@ import boto3
 import httpx
 import pytest
 import respx
-from aws_lambda_powertools.utilities.parameters import base as parameters_base
 from botocore.stub import ANY, Stubber
 
 from mcp_platform.errors import ToolError
 from mcp_platform.llm.bedrock import BedrockClient
 from search_service import pages, results
 from search_service.app import app
+from tests.integration.provider_keys import BRAVE, GEMINI, SERPER, provider_keys  # noqa: F401 - fixture
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "search"
-SERPER = "https://google.serper.dev"
-BRAVE = "https://api.search.brave.com/res/v1"
-GEMINI = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash-lite:generateContent"
 
 
 def fixture(name: str) -> dict[str, Any]:
@@ -36,23 +33,12 @@ def call(tool: str, **arguments: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def configured(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[respx.MockRouter]:
+def configured(provider_keys: respx.MockRouter, monkeypatch: pytest.MonkeyPatch) -> Iterator[respx.MockRouter]:
     """Keys in SSM (moto), the cache table, and every outbound call to a provider mocked."""
-    ssm = boto3.client("ssm")
-    ssm.put_parameter(Name="/mcp/test/search-key", Value="search-secret", Type="SecureString")
-    ssm.put_parameter(Name="/mcp/test/gemini-key", Value="gemini-secret", Type="SecureString")
-    monkeypatch.setenv("SEARCH_API_KEY_PARAMETER", "/mcp/test/search-key")
-    monkeypatch.setenv("GEMINI_API_KEY_PARAMETER", "/mcp/test/gemini-key")
     monkeypatch.setenv("CACHE_TABLE", "WebCacheTable")
-    for env in ("SEARCH_PROVIDER", "LLM_PROVIDER"):
-        monkeypatch.delenv(env, raising=False)
-    parameters_base.DEFAULT_PROVIDERS.clear()
     results.store.cache_clear()
-    with respx.mock(assert_all_called=False) as router:
-        router.route(host="127.0.0.1").pass_through()
-        yield router
+    yield provider_keys
     results.store.cache_clear()
-    parameters_base.DEFAULT_PROVIDERS.clear()
 
 
 def test_search_web_with_serper(configured: respx.MockRouter, validate_output: Any) -> None:

@@ -96,7 +96,7 @@ def test_at_most_five_redirects(site: LocalSite) -> None:
     site.routes["/r6"] = Reply(body=b"end", headers={"Content-Type": "text/plain"})
     got = download(site.url("/r1"), client=guarded_client())
     assert got.final_url == site.url("/r6")
-    assert got.body == b"end"
+    assert got.body == b"end" and got.redirects == (302,) * 5
     with pytest.raises(ToolError) as info:
         download(site.url("/r0"), client=guarded_client())
     assert _code(info) == WebErrorCode.TOO_MANY_REDIRECTS
@@ -227,3 +227,12 @@ def test_html_without_content_is_a_clear_error(site: LocalSite) -> None:
         fetch_page(site.url("/empty"), client=guarded_client())
     assert _code(info) == WebErrorCode.NO_CONTENT
     assert "raw=true" in info.value.message
+
+
+def test_a_page_reports_the_redirects_it_followed(site: LocalSite) -> None:
+    site.routes["/old"] = Reply(301, headers={"Location": "/moved"})
+    site.routes["/moved"] = Reply(308, headers={"Location": "/article"})
+    site.routes["/article"] = Reply(body=ARTICLE.encode())
+    page = fetch_page(site.url("/old"), client=guarded_client())
+    assert (page.final_url, page.redirects) == (site.url("/article"), (301, 308))
+    assert fetch_page(site.url("/article"), client=guarded_client()).redirects == ()

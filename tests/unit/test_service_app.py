@@ -129,3 +129,17 @@ def test_hello_service_handler() -> None:
 
     reply = app.handle({"tool": "hello_ping", "arguments": {"name": "  "}, "account_id": "a", "request_id": "r"})
     assert reply.structured_content["message"] == "hello, world"
+
+
+def test_a_tool_error_may_carry_extras_named_message_and_error() -> None:
+    """Seed 004's toolError has `message` (the text) and `error` (a machine code) beside the platform's fields."""
+
+    def fail(_a: FakeInput, _c: CallContext) -> dict[str, Any]:
+        raise ToolError("deep needs preview", "preview_required", error="preview_required", message="deep needs preview")
+
+    assert _app(fail).handle(_payload()).structured_content == {
+        "error": "preview_required",
+        "is_error": True,
+        "code": "preview_required",
+        "message": "deep needs preview",
+    }

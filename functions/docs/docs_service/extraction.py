@@ -16,7 +16,8 @@ from mcp_platform.web.text import decode_body
 from docs_service.readers import NO_TEXT, READERS, Document, sniff_kind
 
 if TYPE_CHECKING:
-    from mcp_platform.contracts.docs import DocsExtractInput, DocsStatusInput
+    from mcp_platform.contracts._common import StatusInput
+    from mcp_platform.contracts.docs import DocsExtractInput
     from mcp_platform.service import CallContext
 
 MAX_BYTES_ENV = "DOCS_MAX_BYTES"
@@ -80,7 +81,7 @@ def _has_text(content: str) -> bool:
     return any(line.strip() and not line.startswith("## ") for line in content.splitlines())
 
 
-def docs_status(_arguments: DocsStatusInput, _ctx: CallContext) -> dict[str, Any]:
+def docs_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
     return {
         "ok": True,
         "formats": ["pdf", "docx", "xlsx", "pptx", "html", "txt"],

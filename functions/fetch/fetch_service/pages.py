@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 from mcp_platform.web import EXTRACTOR, FetchLimits, extractor_version, fetch_page, paginate, user_agent
 
 if TYPE_CHECKING:
-    from mcp_platform.contracts.fetch import FetchInput, FetchStatusInput
+    from mcp_platform.contracts._common import StatusInput
+    from mcp_platform.contracts.fetch import FetchInput
     from mcp_platform.service import CallContext
 
 
@@ -27,7 +28,7 @@ def fetch(arguments: FetchInput, ctx: CallContext) -> dict[str, Any]:
     }
 
 
-def fetch_status(_arguments: FetchStatusInput, _ctx: CallContext) -> dict[str, Any]:
+def fetch_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
     """Health and limits; no network call."""
     limits = FetchLimits.from_env()
     return {

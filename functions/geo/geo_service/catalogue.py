@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp_platform.contracts._common import StatusInput
 from mcp_platform.contracts.geo import ENTITY_TYPES, PLACE_KINDS, NoArgs
 from mcp_platform.service import CallContext
 
 from geo_service.store import get_db
 
 
-def status(_args: NoArgs, _ctx: CallContext) -> dict[str, Any]:
+def status(_args: StatusInput, _ctx: CallContext) -> dict[str, Any]:
     """Counts come from the importer's meta table: no scan of the entity table per call."""
     db = get_db()
     db.one("SELECT 1 FROM entity LIMIT 1")

@@ -11,6 +11,7 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PdfReadError, PyPdfError
 
 from mcp_platform.binary import stage_output
+from mcp_platform.contracts._common import StatusInput
 from mcp_platform.contracts.pdf import (
     MARKDOWN_MAX_CHARS,
     MAX_MERGE_FILES,
@@ -19,7 +20,6 @@ from mcp_platform.contracts.pdf import (
     InfoInput,
     MergeInput,
     SplitInput,
-    StatusInput,
     parse_ranges,
 )
 from mcp_platform.errors import ErrorCode, ToolError

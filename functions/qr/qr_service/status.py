@@ -7,14 +7,15 @@ from typing import get_args
 
 import zxingcpp
 
-from mcp_platform.contracts.qr import StatusInput, StatusOutput, Symbology
+from mcp_platform.contracts._common import StatusInput
+from mcp_platform.contracts.qr import QrStatus, Symbology
 from mcp_platform.service import CallContext
 
 LIBRARIES = ("segno", "zxing-cpp", "pillow", "schwifty", "python-stdnum")
 
 
-def qr_status(_arguments: StatusInput, _ctx: CallContext) -> StatusOutput:
-    return StatusOutput(
+def qr_status(_arguments: StatusInput, _ctx: CallContext) -> QrStatus:
+    return QrStatus(
         libraries={name: version(name) for name in LIBRARIES},
         symbologies=list(get_args(Symbology)),
         decodable=decodable_formats(),

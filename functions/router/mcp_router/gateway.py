@@ -8,7 +8,6 @@ batch, notifications answered with 202, requests dispatched to `Methods`.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from mcp_platform.jsonrpc import (
     success,
 )
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
+from mcp_platform.ids import request_id as new_request_id
 from mcp_platform.observability import logger
 from mcp_platform.ratelimit.limiter import RateLimiter
 from mcp_platform.registry import Registry
@@ -133,7 +133,7 @@ class Gateway:
             _version, modern = protocol_era(request)
         except JsonRpcError as exc:
             return HttpResponse.rpc_error(400, exc, _request_id_of(body))
-        request_id = uuid.uuid4().hex
+        request_id = new_request_id()
         idempotency = request.header("idempotency-key")
         if isinstance(body, list):
             if modern or not body:

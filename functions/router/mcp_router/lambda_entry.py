@@ -10,7 +10,7 @@ from typing import Any
 
 from mangum import Mangum
 
-from mcp_platform.observability import logger, tracer
+from mcp_platform.observability import logger, traced_handler
 
 from mcp_router.asgi import GatewayApp
 from mcp_router.gateway import Gateway
@@ -21,7 +21,10 @@ app = GatewayApp(Gateway(_deps), _deps.settings.max_body_bytes, offload=False)
 _asgi_adapter = Mangum(app, lifespan="off")
 
 
-@logger.inject_lambda_context(correlation_id_path="requestContext.requestId", clear_state=True)
-@tracer.capture_lambda_handler(capture_response=False)
-def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return _asgi_adapter(event, context)
+
+
+handler = logger.inject_lambda_context(
+    traced_handler(_handle), correlation_id_path="requestContext.requestId", clear_state=True
+)

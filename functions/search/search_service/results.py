@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from mcp_platform.search import SearchQuery, Vertical, provider_from_env
+
 from search_service.cache import DynamoCache, cache_key
-from search_service.providers import SearchQuery, Vertical, provider_from_env
 
 if TYPE_CHECKING:
     from mcp_platform.contracts.search import SearchInput

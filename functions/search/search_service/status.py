@@ -6,26 +6,23 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_platform.llm import llm_settings
 from mcp_platform.registry import load_registry
+from mcp_platform.search import DEFAULT_GL, DEFAULT_HL, PROVIDERS, missing_settings, provider_name
 from mcp_platform.secrets import is_configured
 
 from search_service.cache import TABLE_ENV
 from search_service.pages import page_ttl
-from search_service.providers import DEFAULT_GL, DEFAULT_HL, KEY_ENV, PROVIDERS, provider_name
 from search_service.results import results_ttl
 
 if TYPE_CHECKING:
-    from mcp_platform.contracts.search import SearchStatusInput
+    from mcp_platform.contracts._common import StatusInput
     from mcp_platform.service import CallContext
 
 
-def search_status(_arguments: SearchStatusInput, _ctx: CallContext) -> dict[str, Any]:
+def search_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
     """No network call and no secret read: only whether each setting is present."""
     provider = provider_name()
     llm = llm_settings()
-    missing = [] if is_configured(KEY_ENV) else [KEY_ENV]
-    if provider not in PROVIDERS:
-        missing.append("SEARCH_PROVIDER")
-    missing += llm["missing"]
+    missing = missing_settings() + llm["missing"]
     return {
         "ok": True,
         "configured": not missing,

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_platform import __version__
 from mcp_platform.binary import decode_base64, sniff_media_type
+from mcp_platform.contracts._common import StatusInput
 from mcp_platform.contracts.staging import (
     PRESIGNED_MAX_BYTES,
     UPLOAD_MAX_BYTES,
     IdInput,
-    StatusInput,
     UploadInput,
     UploadUrlInput,
 )

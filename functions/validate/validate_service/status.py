@@ -5,15 +5,16 @@ from __future__ import annotations
 from importlib.metadata import version
 
 from mcp_platform.contracts._stdnum_kinds import KINDS
-from mcp_platform.contracts.validate import StatusInput, StatusOutput
+from mcp_platform.contracts._common import StatusInput
+from mcp_platform.contracts.validate import ValidateStatus
 from mcp_platform.service import CallContext
 from validate_service.vies import VIES_URL
 
 LIBRARIES = ("python-stdnum", "phonenumbers", "schwifty", "email-validator", "dnspython", "jsonschema", "httpx")
 
 
-def validate_status(_arguments: StatusInput, _ctx: CallContext) -> StatusOutput:
-    return StatusOutput(
+def validate_status(_arguments: StatusInput, _ctx: CallContext) -> ValidateStatus:
+    return ValidateStatus(
         libraries={name: version(name) for name in LIBRARIES},
         number_kinds=len(KINDS),
         vies_endpoint=VIES_URL,

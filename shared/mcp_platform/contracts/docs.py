@@ -6,7 +6,8 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from mcp_platform.contracts.fetch import STATUS_OUTPUT, PublicUrl
+from mcp_platform.contracts._common import status_tool
+from mcp_platform.contracts.fetch import PublicUrl
 from mcp_platform.registry import Annotations, ToolSpec
 
 _PAGES = re.compile(r"^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$")
@@ -62,10 +63,6 @@ class DocsExtractInput(BaseModel):
         return self
 
 
-class DocsStatusInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 DOCS_OUTPUT = {
     "type": "object",
     "properties": {
@@ -98,12 +95,9 @@ TOOLS = [
         annotations=Annotations(read_only=True, idempotent=True, open_world=True),
         price=2,
     ),
-    ToolSpec(
-        name="docs_status",
-        service="docs",
+    status_tool(
+        "docs",
         title="Docs status",
         description="Docs service health: formats, parsers and their versions, size and page limits. Free.",
-        input_model=DocsStatusInput,
-        output_schema=STATUS_OUTPUT,
     ),
 ]

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from mcp_platform.contracts._common import status_tool
 from mcp_platform.registry import Annotations, ToolSpec
 from mcp_platform.web.addresses import public_url
 
@@ -26,10 +27,6 @@ class FetchInput(BaseModel):
     raw: bool = Field(default=False, description="Return raw page body without Readability simplification.")
 
 
-class FetchStatusInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 ERROR_SCHEMA_NOTE = (
     "Errors are results with is_error true and a code: url_not_allowed (private/loopback/metadata address or "
     "non-http URL), robots_disallowed, http_error (with status), too_large, timeout, too_many_redirects, "
@@ -48,13 +45,6 @@ FETCH_OUTPUT = {
     "required": ["url", "content"],
 }
 
-STATUS_OUTPUT = {
-    "type": "object",
-    "properties": {"ok": {"type": "boolean"}},
-    "additionalProperties": True,
-    "required": ["ok"],
-}
-
 TOOLS = [
     ToolSpec(
         name="fetch",
@@ -71,13 +61,10 @@ TOOLS = [
         annotations=Annotations(read_only=True, idempotent=True, open_world=True),
         price=1,
     ),
-    ToolSpec(
-        name="fetch_status",
-        service="fetch",
+    status_tool(
+        "fetch",
         title="Fetch status",
         description="Fetch service health and default limits: byte and time caps, redirects, user agent, extractor "
         "and its version. Free.",
-        input_model=FetchStatusInput,
-        output_schema=STATUS_OUTPUT,
     ),
 ]

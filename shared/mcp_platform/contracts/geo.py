@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from mcp_platform.contracts._common import status_output_schema, status_tool
 from mcp_platform.registry import ToolSpec
 
 EntityType = Literal["country", "city", "place", "admin1", "admin2", "marine"]
@@ -306,9 +307,8 @@ def _list(item: dict[str, Any] = ENTITY, **head: Any) -> dict[str, Any]:
 _NEARBY = _list(_entity(distance_km=_NUM), center=_POINT, radius_km=_NUM)
 _NOTE = {"type": "string", "description": "Why the answer has the shape it has (e.g. a fallback)."}
 
-STATUS_OUT = _obj(
+STATUS_OUT = status_output_schema(
     {
-        "ok": {"type": "boolean"},
         "read_only": {"type": "boolean"},
         "counts": {"type": "object", "additionalProperties": _INT},
         "place_kinds": {"type": "array", "items": _STR},
@@ -318,7 +318,7 @@ STATUS_OUT = _obj(
         "sources": {"type": "array", "items": _STR},
         "has_vectors": {"type": "boolean"},
     },
-    ["ok", "read_only", "counts", "place_kinds", "data_version"],
+    required=["read_only", "counts", "place_kinds", "data_version"],
 )
 _CITY_REF = _obj(
     {"geoname_id": _INT, "name": _STR, "country_code": _STR, "latitude": _NUM, "longitude": _NUM},
@@ -338,8 +338,9 @@ def _tool(name: str, title: str, description: str, model: type[BaseModel], out: 
 
 
 TOOLS = [
-    _tool("geo_status", "Geo status", "Health of the geo database: row counts per entity_type and place_kind, data "
-          "version and build time. Use it to check what data is loaded.", NoArgs, STATUS_OUT),
+    status_tool("geo", title="Geo status", description="Health of the geo database: row counts per entity_type and "
+                "place_kind, data version and build time. Use it to check what data is loaded. Free.",
+                output_schema=STATUS_OUT),
     _tool("geo_resolve", "Resolve a place name", "Turn a name, ISO2/ISO3 country code or IATA airport code into "
           "GeoNames entities, best match first (2 letters: country by ISO2; 3 letters: airport by IATA, else "
           "country by ISO3; otherwise exact name, English name, ASCII name, then prefix and fuzzy matches; cities "

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from mcp_platform.binary import STAGED_OBJECT_SCHEMA, binary_input
+from mcp_platform.contracts._common import status_output_schema, status_tool
 from mcp_platform.registry import Annotations, ToolSpec
 
 IMAGE_MAX_BYTES = 20 * 1024 * 1024
@@ -86,10 +87,6 @@ class TransformInput(BaseModel):
         return self
 
 
-class StatusInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 _GPS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": "Location recorded in the EXIF data; present means the image reveals where it was taken.",
@@ -163,16 +160,12 @@ TOOLS = [
         annotations=_NEW_FILE,
         price=1,
     ),
-    ToolSpec(
-        name="img_status",
-        service="img",
+    status_tool(
+        "img",
         title="Image service status",
         description="Pillow version, readable and writable formats (HEIC when available) and limits. Free.",
-        input_model=StatusInput,
-        output_schema={
-            "type": "object",
-            "properties": {
-                "ok": {"type": "boolean"},
+        output_schema=status_output_schema(
+            {
                 "backend": {"type": "string"},
                 "heic": {"type": "boolean"},
                 "output_formats": {"type": "array", "items": {"type": "string"}},
@@ -188,8 +181,7 @@ TOOLS = [
                 },
                 "version": {"type": "string"},
             },
-            "required": ["ok", "backend", "heic", "output_formats", "limits", "version"],
-            "additionalProperties": False,
-        },
+            required=["backend", "heic", "output_formats", "limits", "version"],
+        ),
     ),
 ]

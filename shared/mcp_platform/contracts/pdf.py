@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from mcp_platform.binary import STAGED_OBJECT_SCHEMA, binary_input
+from mcp_platform.contracts._common import status_output_schema, status_tool
 from mcp_platform.registry import Annotations, ToolSpec
 
 PDF_MAX_BYTES = 20 * 1024 * 1024
@@ -91,10 +92,6 @@ class InfoInput(BaseModel):
         default=1000, ge=0, le=5000, description="Text returned per page; 0 returns no text."
     )
     max_pages: int = Field(default=20, ge=0, le=200, description="Pages whose text is returned, from page 1.")
-
-
-class StatusInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 _PAGES = {"type": "integer", "minimum": 0}
@@ -209,23 +206,18 @@ TOOLS = [
         },
         price=1,
     ),
-    ToolSpec(
-        name="pdf_status",
-        service="pdf",
+    status_tool(
+        "pdf",
         title="PDF service status",
         description="Library versions, font and limits of the PDF tools. Free.",
-        input_model=StatusInput,
-        output_schema={
-            "type": "object",
-            "properties": {
-                "ok": {"type": "boolean"},
+        output_schema=status_output_schema(
+            {
                 "backend": {"type": "string"},
                 "font": {"type": "string"},
                 "limits": {"type": "object", "additionalProperties": {"type": "integer"}},
                 "version": {"type": "string"},
             },
-            "required": ["ok", "backend", "font", "limits", "version"],
-            "additionalProperties": False,
-        },
+            required=["backend", "font", "limits", "version"],
+        ),
     ),
 ]

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from mcp_platform.binary import binary_input
+from mcp_platform.contracts._common import StatusOutput, status_tool
 from mcp_platform.registry import Annotations, ToolSpec
 from mcp_platform.schema import output_schema
 from mcp_platform.staging_store import STAGED_OBJECT_SCHEMA
@@ -261,10 +262,6 @@ class DecodeInput(BaseModel):
     )
 
 
-class StatusInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 # ---------------------------------------------------------------- outputs
 
 
@@ -312,9 +309,8 @@ class DecodeOutput(BaseModel):
     image: dict[str, Any] = Field(description="{width, height, format} of the decoded picture.")
 
 
-class StatusOutput(BaseModel):
+class QrStatus(StatusOutput):
     service: Literal["qr"] = "qr"
-    status: Literal["ok"] = "ok"
     libraries: dict[str, str]
     symbologies: list[str] = Field(description="What qr_barcode draws.")
     decodable: list[str] = Field(description="What qr_decode reads.")
@@ -401,13 +397,10 @@ TOOLS = [
         + " Costs 1 credit.",
         input_model=BarcodeInput,
     ),
-    _tool(
-        name="qr_status",
+    status_tool(
+        SERVICE,
         title="qr service status",
         description="Library versions and the symbologies qr_barcode draws and qr_decode reads. Free.",
-        input_model=StatusInput,
-        output_schema=output_schema(StatusOutput),
-        annotations=Annotations(),
-        price=0,
+        output_schema=output_schema(QrStatus),
     ),
 ]

@@ -8,7 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator, model_validator
 
-from mcp_platform.contracts.fetch import STATUS_OUTPUT, PublicUrl
+from mcp_platform.contracts._common import status_tool
+from mcp_platform.contracts.fetch import PublicUrl
 from mcp_platform.registry import Annotations, ToolSpec
 
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$")
@@ -157,10 +158,6 @@ class SearchSummaryInput(BaseModel):
         return lang.lower() if lang else lang
 
 
-class SearchStatusInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 def _results_schema(key: str) -> dict[str, Any]:
     item = {
         "type": "object",
@@ -271,13 +268,10 @@ TOOLS = [
         annotations=Annotations(read_only=True, idempotent=True, open_world=True),
         price=6,
     ),
-    ToolSpec(
-        name="search_status",
-        service="search",
+    status_tool(
+        "search",
         title="Search status",
         description="Search service health, provider, default locale, cache TTL, tool list, and which settings "
         "(API keys) are missing. Free.",
-        input_model=SearchStatusInput,
-        output_schema=STATUS_OUTPUT,
     ),
 ]

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from mcp_platform.binary import decode_base64
+from mcp_platform.contracts._common import status_output_schema, status_tool
 from mcp_platform.registry import Annotations, ToolSpec
 from mcp_platform.staging_store import (
     DEFAULT_TTL_S,
@@ -91,10 +92,6 @@ class IdInput(BaseModel):
     )
 
 
-class StatusInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 _UPLOAD_URL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -114,10 +111,8 @@ _UPLOAD_URL_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_STATUS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "ok": {"type": "boolean"},
+_STATUS_SCHEMA = status_output_schema(
+    {
         "backend": {"type": "string"},
         "objects": {"type": "integer", "description": "Files this account currently holds (up to 1000)."},
         "limits": {
@@ -134,9 +129,8 @@ _STATUS_SCHEMA: dict[str, Any] = {
         "version": {"type": "string"},
         "error": {"type": "string"},
     },
-    "required": ["ok", "backend", "limits", "version"],
-    "additionalProperties": False,
-}
+    required=["backend", "limits", "version"],
+)
 
 _PRIVATE = "Files are private to your account and deleted when their ttl ends."
 
@@ -191,12 +185,10 @@ TOOLS = [
         annotations=Annotations(read_only=False, destructive=True, idempotent=False),
         price=1,
     ),
-    ToolSpec(
-        name="staging_status",
-        service="staging",
+    status_tool(
+        "staging",
         title="Staging status",
         description="Health of the file store, its limits and how many files your account holds. Free.",
-        input_model=StatusInput,
         output_schema=_STATUS_SCHEMA,
     ),
 ]

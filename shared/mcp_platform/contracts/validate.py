@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
 from mcp_platform.contracts._stdnum_kinds import KINDS
+from mcp_platform.contracts._common import StatusOutput, status_tool
 from mcp_platform.registry import Annotations, ToolSpec
 from mcp_platform.schema import output_schema
 
@@ -145,10 +146,6 @@ class NumberInput(BaseModel):
     )
 
 
-class StatusInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 # ---------------------------------------------------------------- outputs
 
 
@@ -265,9 +262,8 @@ class NumberOutput(Verdict):
     formatted: str | None = Field(default=None, description="Conventional print form, when the format defines one.")
 
 
-class StatusOutput(BaseModel):
+class ValidateStatus(StatusOutput):
     service: Literal["validate"] = "validate"
-    status: Literal["ok"] = "ok"
     libraries: dict[str, str] = Field(description="Library versions in use.")
     number_kinds: int = Field(description="How many formats validate_number accepts.")
     vies_endpoint: str = Field(description="Where live VAT checks go.")
@@ -361,12 +357,10 @@ TOOLS = [
         input_model=NumberInput,
         output_schema=output_schema(NumberOutput),
     ),
-    _tool(
-        name="validate_status",
+    status_tool(
+        SERVICE,
         title="validate service status",
         description="Library versions and the number of formats validate_number knows. Free.",
-        input_model=StatusInput,
-        output_schema=output_schema(StatusOutput),
-        price=0,
+        output_schema=output_schema(ValidateStatus),
     ),
 ]

@@ -36,15 +36,23 @@ def llm_settings() -> dict[str, Any]:
     return {"provider": "gemini", "model": os.environ.get("GEMINI_MODEL") or DEFAULT_GEMINI_MODEL, "missing": missing}
 
 
-def llm_from_env() -> LlmClient:
-    """The client chosen by `LLM_PROVIDER` (gemini, the default, or bedrock)."""
+def llm_from_env(timeout: float | None = None) -> LlmClient:
+    """The client chosen by `LLM_PROVIDER` (gemini, the default, or bedrock).
+
+    `timeout` (seconds) caps each call, for callers that must answer before their own deadline;
+    None keeps the client's default.
+    """
     settings = llm_settings()
     if settings["provider"] == "bedrock":
         from mcp_platform.llm.bedrock import BedrockClient
 
-        return BedrockClient(model_id=settings["model"])
+        return BedrockClient(model_id=settings["model"], timeout=timeout)
     if settings["provider"] != "gemini":
         raise ToolError(f"{PROVIDER_ENV} must be gemini or bedrock, not {settings['provider']!r}", NOT_CONFIGURED)
-    from mcp_platform.llm.gemini import GeminiClient
+    from mcp_platform.llm.gemini import DEFAULT_TIMEOUT, GeminiClient
 
-    return GeminiClient(api_key=secret_from_env(GEMINI_KEY_ENV, "the Gemini API key"), model=settings["model"])
+    return GeminiClient(
+        api_key=secret_from_env(GEMINI_KEY_ENV, "the Gemini API key"),
+        model=settings["model"],
+        timeout=timeout or DEFAULT_TIMEOUT,
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import boto3
+from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from mcp_platform.errors import ErrorCode, ToolError
@@ -15,10 +16,12 @@ _THROTTLED = frozenset({"ThrottlingException", "ServiceQuotaExceededException", 
 class BedrockClient:
     """`LlmClient` for any Converse-capable Bedrock model; pass `boto3_client` in tests (Stubber)."""
 
-    def __init__(self, *, model_id: str, boto3_client: Any = None) -> None:
+    def __init__(self, *, model_id: str, boto3_client: Any = None, timeout: float | None = None) -> None:
         self.name = f"bedrock/{model_id}"
         self._model_id = model_id
-        self._client = boto3_client or boto3.client("bedrock-runtime")
+        # botocore has no per-call timeout: a capped client reads for at most `timeout` and does not retry.
+        config = Config(read_timeout=timeout, retries={"total_max_attempts": 1}) if timeout else None
+        self._client = boto3_client or boto3.client("bedrock-runtime", config=config)
 
     def complete(self, *, system: str, user: str, max_tokens: int = 1024, temperature: float = 0.2) -> str:
         try:

@@ -9,12 +9,15 @@ import httpx
 from mcp_platform.errors import ErrorCode, ToolError
 
 API = "https://generativelanguage.googleapis.com/v1beta/models"
+DEFAULT_TIMEOUT = 20.0
 
 
 class GeminiClient:
     """`LlmClient` for Gemini; the key goes in the `x-goog-api-key` header, never the URL."""
 
-    def __init__(self, *, api_key: str, model: str, client: httpx.Client | None = None, timeout: float = 20.0) -> None:
+    def __init__(
+        self, *, api_key: str, model: str, client: httpx.Client | None = None, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
         self.name = f"gemini/{model}"
         self._model = model
         self._key = api_key

@@ -11,8 +11,10 @@ Public API:
 * `paginate(content, start_index=, max_length=)` — the fetch contract's truncation fields.
 * `WebErrorCode` — the error codes all of these raise (as `ToolError`).
 
-Third-party packages come from the `web` layer (`layers/web/requirements.txt`): attach it to
-any function that imports this package. Tests set `SSRF_ALLOW_LOOPBACK=1` to reach local servers.
+`check_url` and `download` need only httpx, which the common layer carries: any function may
+download through them (binary URL inputs in `mcp_platform.binary` do). `extract`, `fetch_page` and
+robots.txt need trafilatura and protego from the `web` layer (`layers/web/requirements.txt`):
+attach it to the functions that use those. Tests set `SSRF_ALLOW_LOOPBACK=1` to reach local servers.
 """
 
 from __future__ import annotations

@@ -68,6 +68,8 @@ class Download:
     status: int
     headers: httpx.Headers = field(repr=False)
     body: bytes = field(repr=False)
+    redirects: tuple[int, ...] = ()
+    """Status codes of the redirects followed to `final_url`, in order (empty when none)."""
 
     @property
     def content_type(self) -> str:
@@ -104,6 +106,7 @@ def download(
     client = client or shared_client()
     deadline = time.monotonic() + limits.total_timeout
     current = check_url(url)
+    redirects: list[int] = []
     for hop in range(limits.max_redirects + 1):
         if allowed is not None:
             allowed(current)
@@ -112,13 +115,16 @@ def download(
         if status in _REDIRECTS and location:
             if hop == limits.max_redirects:
                 break
+            redirects.append(status)
             current = check_url(urljoin(current, location))
             continue
         if raise_for_status and status >= 400:
             raise ToolError(
                 f"{current} answered HTTP {status}", WebErrorCode.HTTP_ERROR, status=status, final_url=current
             )
-        return Download(url=url, final_url=current, status=status, headers=headers, body=body)
+        return Download(
+            url=url, final_url=current, status=status, headers=headers, body=body, redirects=tuple(redirects)
+        )
     raise ToolError(
         f"url: more than {limits.max_redirects} redirects starting at {url}", WebErrorCode.TOO_MANY_REDIRECTS
     )

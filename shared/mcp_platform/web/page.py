@@ -53,6 +53,8 @@ class Page:
     kind: PageKind
     title: str
     content: str
+    redirects: tuple[int, ...] = ()
+    """Status codes of the redirects followed to `final_url` (research reports a moved page by them)."""
 
 
 def fetch_page(
@@ -86,7 +88,7 @@ def fetch_page(
         text = _pretty_json(text)
     return Page(
         url=url, final_url=got.final_url, status=got.status, content_type=got.content_type or "unknown",
-        kind=kind, title=title, content=text,
+        kind=kind, title=title, content=text, redirects=got.redirects,
     )
 
 

@@ -1,5 +1,7 @@
 """Search providers behind one interface: Serper-style Google results (default) and Brave Search.
 
+Shared by the search service and research (its live searcher), so both call the same code.
+
 `SEARCH_PROVIDER` picks one (serper | brave); its API key is read from the parameter named by
 `SEARCH_API_KEY_PARAMETER`. Both return the seed 003 shapes: organic[]/news[] items with title,
 link, snippet, kind (html|pdf) and position (news: date, source), plus answer_box and
@@ -17,7 +19,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.secrets import secret_from_env
+from mcp_platform.secrets import is_configured, secret_from_env
 
 if TYPE_CHECKING:
     from mcp_platform.contracts.search import SearchInput
@@ -35,13 +37,13 @@ class SearchQuery:
 
     q: str
     num: int
-    gl: str
-    hl: str
-    tbs: str | None
-    sites: tuple[str, ...]
-    filetype: str | None
-    after: str | None
-    before: str | None
+    gl: str = DEFAULT_GL
+    hl: str = DEFAULT_HL
+    tbs: str | None = None
+    sites: tuple[str, ...] = ()
+    filetype: str | None = None
+    after: str | None = None
+    before: str | None = None
 
     @classmethod
     def from_input(cls, arguments: SearchInput) -> SearchQuery:
@@ -196,6 +198,14 @@ PROVIDERS: dict[str, type[SerperProvider] | type[BraveProvider]] = {"serper": Se
 
 def provider_name() -> str:
     return (os.environ.get(PROVIDER_ENV) or "serper").strip().lower()
+
+
+def missing_settings() -> list[str]:
+    """The search settings still missing (no secret is read): empty when a provider can be built."""
+    missing = [] if is_configured(KEY_ENV) else [KEY_ENV]
+    if provider_name() not in PROVIDERS:
+        missing.append(PROVIDER_ENV)
+    return missing
 
 
 def provider_from_env(client: httpx.Client | None = None) -> SearchProvider:

@@ -1,0 +1,40 @@
+"""Calling the research service in-process and checking its answers against seed 004 itself."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import jsonschema
+from research_service.app import app
+
+from mcp_platform.contracts.research import seed
+
+if TYPE_CHECKING:
+    from mcp_platform.dispatch import ServiceReply
+
+OUTPUT_DEFINITION = {
+    "research_brief": "researchBriefOutput",
+    "source_lookup": "sourceLookupOutput",
+    "compare_options": "envelope",
+    "credits": "creditsResponse",
+}
+
+
+def seed_valid(tool: str, structured: dict[str, Any]) -> None:
+    """jsonschema-validate a tool's output against its definition in the seed 004 document."""
+    document = seed()
+    schema = {"$ref": f"#/definitions/{OUTPUT_DEFINITION[tool]}", "definitions": document["definitions"]}
+    jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(structured)
+
+
+def call(tool: str, balance: int | None = None, **arguments: Any) -> ServiceReply:
+    return app.handle(
+        {"tool": tool, "arguments": arguments, "account_id": "acct", "request_id": "r1", "balance": balance}
+    )
+
+
+def ok(tool: str, reply: ServiceReply, validate_output: Any) -> dict[str, Any]:
+    """The structured output, checked against the published outputSchema and seed 004."""
+    validate_output(tool, reply.structured_content)
+    seed_valid(tool, reply.structured_content)
+    return reply.structured_content
