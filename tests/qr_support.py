@@ -9,7 +9,7 @@ import zxingcpp
 from PIL import Image
 
 
-def read_symbols(data: bytes, media_type: str) -> list[zxingcpp.Barcode]:
+def read_symbols(data: bytes, media_type: str) -> list[zxingcpp.Result]:
     if media_type == "image/svg+xml":
         data = cairosvg.svg2png(bytestring=data, background_color="white")
     else:
@@ -17,7 +17,7 @@ def read_symbols(data: bytes, media_type: str) -> list[zxingcpp.Barcode]:
     return zxingcpp.read_barcodes(Image.open(io.BytesIO(data)))
 
 
-def read_one(data: bytes, media_type: str) -> zxingcpp.Barcode:
+def read_one(data: bytes, media_type: str) -> zxingcpp.Result:
     symbols = read_symbols(data, media_type)
     assert len(symbols) == 1, [s.text for s in symbols]
     return symbols[0]

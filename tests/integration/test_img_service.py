@@ -68,6 +68,20 @@ def test_info_reads_exif_and_flags_gps(validate_output) -> None:
     assert out["gps"]["longitude"] == pytest.approx(19.0402, abs=1e-4)
 
 
+def test_info_reads_the_exif_and_interop_sub_ifds(validate_output) -> None:
+    exif = Image.Exif()
+    exif[ExifTags.IFD.Exif] = {
+        ExifTags.Base.ISOSpeedRatings: 200,
+        ExifTags.IFD.Interop: {ExifTags.Interop.InteropIndex: "R98"},
+    }
+    with_interop = encode(Image.new("RGB", (4, 4)), "JPEG", exif=exif.tobytes())
+    out = validate_output("img_info", call("img_info", image=b64(with_interop))["structured"])
+    assert out["exif"] == {"ISOSpeedRatings": 200, "InteropIndex": "R98"}
+    del exif[ExifTags.IFD.Exif][ExifTags.IFD.Interop]
+    without_interop = encode(Image.new("RGB", (4, 4)), "JPEG", exif=exif.tobytes())
+    assert call("img_info", image=b64(without_interop))["structured"]["exif"] == {"ISOSpeedRatings": 200}
+
+
 def test_info_without_exif(validate_output) -> None:
     png = encode(Image.new("RGBA", (3, 2), (0, 0, 0, 0)), "PNG")
     out = validate_output("img_info", call("img_info", image=b64(png))["structured"])

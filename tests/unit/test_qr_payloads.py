@@ -8,7 +8,15 @@ from decimal import Decimal
 import pytest
 from pydantic import ValidationError
 
-from mcp_platform.contracts.qr import BarcodeInput, EpcInput, GeoInput, VcardAddress, VcardInput, WifiInput
+from mcp_platform.contracts.qr import (
+    BarcodeInput,
+    EpcInput,
+    GeoInput,
+    VcardAddress,
+    VcardInput,
+    WifiInput,
+    gs1_check_digit,
+)
 from mcp_platform.errors import ToolError
 from qr_service.epc import epc_payload
 from qr_service.payloads import geo_payload, vcard_payload, wifi_payload
@@ -181,8 +189,21 @@ def test_epc_input_rules(arguments: dict, field: str) -> None:
         ("code39", "lower", "code39 takes"),
         ("itf", "123", "even number of digits"),
         ("code128", "tab\there", "printable ASCII"),
+        ("ean13", "4006381333932", "data: Invalid check digit 2; ean13 400638133393 ends in 1"),
+        ("ean8", "96385075", "data: Invalid check digit 5; ean8 9638507 ends in 4"),
+        ("upca", "036000291453", "data: Invalid check digit 3; upca 03600029145 ends in 2"),
     ],
 )
 def test_barcode_data_rules(symbology: str, data: str, message: str) -> None:
     with pytest.raises(ValidationError, match=re.escape(message)):
         BarcodeInput(data=data, symbology=symbology)
+
+
+@pytest.mark.parametrize(
+    ("body", "check"),
+    [("400638133393", "1"), ("9638507", "4"), ("03600029145", "2"), ("590123412345", "7"), ("0000000", "0")],
+)
+def test_gs1_check_digit(body: str, check: str) -> None:
+    assert gs1_check_digit(body) == check
+    symbology = {12: "ean13", 7: "ean8", 11: "upca"}[len(body)]
+    assert BarcodeInput(data=body + check, symbology=symbology).data == body + check

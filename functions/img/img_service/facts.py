@@ -53,11 +53,13 @@ def status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
 
 
 def exif_tags(exif: Image.Exif) -> dict[str, str | int | float]:
-    """Named EXIF tags of the main and Exif IFDs, as JSON scalars (binary blobs left out)."""
+    """Named EXIF tags of the main, Exif and Interop IFDs, as JSON scalars (binary blobs left out)."""
     out: dict[str, str | int | float] = {}
     entries = list(exif.items())
-    for ifd in _SUB_IFDS:
-        entries.extend(exif.get_ifd(ifd).items())
+    exif_ifd = exif.get_ifd(ExifTags.IFD.Exif)
+    entries.extend(exif_ifd.items())
+    if ExifTags.IFD.Interop in exif_ifd:  # Pillow 12 raises KeyError when asked for an absent Interop IFD
+        entries.extend(exif.get_ifd(ExifTags.IFD.Interop).items())
     for tag, value in entries:
         if tag in (_GPS_IFD, *_SUB_IFDS) or len(out) >= MAX_EXIF_TAGS:
             continue

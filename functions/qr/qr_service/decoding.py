@@ -62,7 +62,7 @@ def _on_white(image: Image.Image) -> Image.Image:
     return image.convert("L")
 
 
-def _symbol(barcode: zxingcpp.Barcode) -> DecodedSymbol:
+def _symbol(barcode: zxingcpp.Result) -> DecodedSymbol:
     p = barcode.position
     binary = barcode.content_type == zxingcpp.ContentType.Binary
     return DecodedSymbol(

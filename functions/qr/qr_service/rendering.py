@@ -1,4 +1,4 @@
-"""Drawing symbols: segno for QR / Micro QR, zxing-cpp for barcodes; bytes out.
+"""Drawing symbols: segno for QR / Micro QR, zxing-cpp (via `barcode_drawing`) for barcodes; bytes out.
 
 `Rendered` is the one shape every generator produces; `output.py` turns it into
 a staged file. Image size is checked before drawing so a huge scale is an
@@ -11,23 +11,20 @@ import io
 from dataclasses import dataclass
 
 import segno
-import zxingcpp
-from PIL import Image
 
-from mcp_platform.contracts.qr import MAX_IMAGE_SIDE_PX, ImageOptions, Symbol, SymbolOptions, Symbology
+from mcp_platform.contracts.qr import (
+    GS1_LENGTHS,
+    MAX_IMAGE_SIDE_PX,
+    ImageOptions,
+    Symbol,
+    Symbology,
+    SymbolOptions,
+    gs1_check_digit,
+)
 from mcp_platform.errors import ErrorCode, ToolError
+from qr_service.barcode_drawing import draw_barcode
 
 MEDIA_TYPES = {"png": "image/png", "svg": "image/svg+xml"}
-ZXING_FORMATS = {
-    "ean13": zxingcpp.BarcodeFormat.EAN13,
-    "ean8": zxingcpp.BarcodeFormat.EAN8,
-    "upca": zxingcpp.BarcodeFormat.UPCA,
-    "itf": zxingcpp.BarcodeFormat.ITF,
-    "code39": zxingcpp.BarcodeFormat.Code39,
-    "code128": zxingcpp.BarcodeFormat.Code128,
-    "datamatrix": zxingcpp.BarcodeFormat.DataMatrix,
-    "pdf417": zxingcpp.BarcodeFormat.PDF417,
-}
 
 
 @dataclass(frozen=True)
@@ -74,24 +71,23 @@ def render_qr(qr: segno.QRCode, payload: str, options: SymbolOptions) -> Rendere
 def render_barcode(
     data: str, symbology: Symbology, options: ImageOptions, *, human_readable: bool, quiet_zone: bool
 ) -> Rendered:
+    payload = barcode_payload(data, symbology)
     try:
-        barcode = zxingcpp.create_barcode(data, ZXING_FORMATS[symbology])
-    except (ValueError, RuntimeError) as exc:  # zxing-cpp refuses content its symbology cannot carry
+        drawing = draw_barcode(data, symbology, quiet_zone=quiet_zone, caption=payload if human_readable else None)
+    except ValueError as exc:  # zxing-cpp refuses content its symbology cannot carry (too long, ...)
         raise ToolError(f"data: {symbology} cannot encode it ({exc})", ErrorCode.INVALID_ARGUMENTS) from None
-    draw = {"scale": options.scale, "add_hrt": human_readable, "add_quiet_zones": quiet_zone}
-    unit_height, unit_width = zxingcpp.write_barcode_to_image(barcode, **{**draw, "scale": 1}).shape[:2]
-    width, height = unit_width * options.scale, unit_height * options.scale
+    width, height = drawing.size(options.scale)
     _check_size(width, height)
-    if options.format == "svg":
-        data_out = zxingcpp.write_barcode_to_svg(barcode, **draw).encode()
-    else:
-        image = zxingcpp.write_barcode_to_image(barcode, **draw)
-        height, width = image.shape[:2]
-        out = io.BytesIO()
-        Image.frombytes("L", (width, height), bytes(memoryview(image))).save(out, format="PNG", optimize=True)
-        data_out = out.getvalue()
+    data_out = drawing.svg(options.scale) if options.format == "svg" else drawing.png(options.scale)
     symbol = Symbol(kind=symbology, width_px=width, height_px=height)
-    return Rendered(data_out, MEDIA_TYPES[options.format], symbol, barcode.text)
+    return Rendered(data_out, MEDIA_TYPES[options.format], symbol, payload)
+
+
+def barcode_payload(data: str, symbology: Symbology) -> str:
+    """What a scanner reads back: the data, with the EAN/UPC check digit added when it was left off."""
+    if symbology in GS1_LENGTHS and len(data) == GS1_LENGTHS[symbology] - 1:
+        return data + gs1_check_digit(data)
+    return data
 
 
 def _check_size(width: int, height: int) -> None:

@@ -15,9 +15,14 @@ LIBRARIES = ("segno", "zxing-cpp", "pillow", "schwifty", "python-stdnum")
 
 
 def qr_status(_arguments: StatusInput, _ctx: CallContext) -> QrStatus:
-    readable = zxingcpp.barcode_formats_list(zxingcpp.BarcodeFormat.AllReadable)
     return QrStatus(
         libraries={name: version(name) for name in LIBRARIES},
         symbologies=list(get_args(Symbology)),
-        decodable=sorted({fmt.name for fmt in readable}),
+        decodable=decodable_formats(),
     )
+
+
+def decodable_formats() -> list[str]:
+    """zxing-cpp reads every format it names; single-bit members are formats, the others groups or NONE."""
+    members = zxingcpp.BarcodeFormat.__members__.items()
+    return sorted(name for name, fmt in members if int(fmt).bit_count() == 1)

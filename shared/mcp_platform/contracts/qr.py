@@ -208,7 +208,7 @@ class BarcodeInput(ImageOptions):
     symbology: Symbology = Field(
         description="ean13 (12 digits + check digit), ean8 (7 + check), upca (11 + check), itf (even number of "
         "digits), code39 (A-Z 0-9 space - . $ / + %), code128 (ASCII), datamatrix and pdf417 (any text). "
-        "A missing EAN/UPC check digit is added; UPC-A reads back in its 13-digit EAN form (leading 0)."
+        "A missing EAN/UPC check digit is added, a wrong one refused; UPC-A reads back as its 12 digits."
     )
     human_readable: bool = Field(default=False, description="Print the text under linear barcodes.")
     quiet_zone: bool = Field(default=True, description="Keep the standard blank margin scanners need.")
@@ -221,7 +221,24 @@ class BarcodeInput(ImageOptions):
             raise ValueError(f"data: {self.symbology} takes {rule[1]}")
         if self.symbology == "itf" and len(self.data) % 2:
             raise ValueError("data: itf encodes digits in pairs, so it needs an even number of digits")
+        if self.symbology in GS1_LENGTHS and len(self.data) == GS1_LENGTHS[self.symbology]:
+            body, given = self.data[:-1], self.data[-1]
+            if given != (expected := gs1_check_digit(body)):
+                raise ValueError(
+                    f"data: Invalid check digit {given}; {self.symbology} {body} ends in {expected} "
+                    "(or send it without the check digit, which is then added)"
+                )
         return self
+
+
+GS1_LENGTHS = {"ean13": 13, "ean8": 8, "upca": 12}
+"""Digits of a complete EAN/UPC number, check digit included."""
+
+
+def gs1_check_digit(body: str) -> str:
+    """The GS1 (EAN/UPC) check digit of `body`: weights 3, 1, 3, ... from the right, up to a multiple of 10."""
+    total = sum(int(digit) * (3 if i % 2 == 0 else 1) for i, digit in enumerate(reversed(body)))
+    return str(-total % 10)
 
 
 _BARCODE_RULES = {
