@@ -24,15 +24,19 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
 
-from mcp_platform.web.extraction import EXTRACTOR, extract, extractor_version  # noqa: E402
-from mcp_platform.web.text import decode_body  # noqa: E402
+from typing import TYPE_CHECKING
+
+from mcp_platform.web.extraction import EXTRACTOR, extract, extractor_version
+from mcp_platform.web.text import decode_body
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 DEFAULT_DATA = ROOT.parent / "shared" / "bench-data" / "article-extraction"
 _TOKEN = re.compile(r"\w+")

@@ -74,7 +74,9 @@ def bench(db_path: Path, calls: int) -> float:
     vectors = time.perf_counter() - started
     use_db(db)
     size = db_path.stat().st_size / 1e6
-    print(f"\n{db_path.name}: {size:.1f} MB; open + first query {opened * 1000:.1f} ms; vectors {vectors * 1000:.0f} ms")
+    print(
+        f"\n{db_path.name}: {size:.1f} MB; open + first query {opened * 1000:.1f} ms; vectors {vectors * 1000:.0f} ms"
+    )
     print(f"{'tool':<24} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  errors")
     worst = 0.0
     for tool, cases in CASES.items():

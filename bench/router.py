@@ -164,7 +164,9 @@ def load(kind: str, seconds: int, connections: int) -> dict[str, float]:
         subprocess.run(["wrk", "-t1", "-c8", "-d2s", "-s", script.name, url], capture_output=True, check=True)
         out = subprocess.run(
             ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script.name, url],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     finally:
         server.terminate()
@@ -191,16 +193,22 @@ def import_time() -> float:
         "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
     }
     code = "import time; t = time.perf_counter(); import mcp_router.lambda_entry; print(time.perf_counter() - t)"
-    runs = [float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                 check=True).stdout) for _ in range(5)]
+    runs = [
+        float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+        for _ in range(5)
+    ]
     return statistics.median(runs) * 1000
 
 
 def dynamodb_requests() -> dict[str, dict[str, int]]:
     """DynamoDB requests per call through the gateway with the real adapters, against moto."""
     os.environ.update(
-        AWS_DEFAULT_REGION="us-east-1", AWS_ACCESS_KEY_ID="x", AWS_SECRET_ACCESS_KEY="x",
-        POWERTOOLS_TRACE_DISABLED="true", POWERTOOLS_METRICS_DISABLED="true", POWERTOOLS_LOG_LEVEL="WARNING",
+        AWS_DEFAULT_REGION="us-east-1",
+        AWS_ACCESS_KEY_ID="x",
+        AWS_SECRET_ACCESS_KEY="x",
+        POWERTOOLS_TRACE_DISABLED="true",
+        POWERTOOLS_METRICS_DISABLED="true",
+        POWERTOOLS_LOG_LEVEL="WARNING",
     )
     from moto import mock_aws
 
@@ -224,8 +232,15 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
     class EchoInput(BaseModel):
         model_config = ConfigDict(extra="forbid")
 
-    billed = ToolSpec(name="bench_billed", service="bench", title="Billed", description="A 2-credit tool.",
-                      input_model=EchoInput, output_schema={"type": "object"}, price=2)
+    billed = ToolSpec(
+        name="bench_billed",
+        service="bench",
+        title="Billed",
+        description="A 2-credit tool.",
+        input_model=EchoInput,
+        output_schema={"type": "object"},
+        price=2,
+    )
     hello = load_registry().get("hello_ping")
 
     class Invoker:
@@ -249,10 +264,16 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         admin = AccountAdmin(store, ledger)
         admin.create_account("bench", frozenset({"hello", "bench"}), 100, account_id="acct_b")
         admin.issue_key("acct_b", KEY)
-        gateway = Gateway(Dependencies(
-            registry=Registry([hello, billed]), authenticator=KeyAuthenticator(store, 60), ledger=ledger,
-            limiter=DynamoRateLimiter(ddb, "RateLimitTable"), invoker=Invoker(), settings=RouterSettings(),
-        ))
+        gateway = Gateway(
+            Dependencies(
+                registry=Registry([hello, billed]),
+                authenticator=KeyAuthenticator(store, 60),
+                ledger=ledger,
+                limiter=DynamoRateLimiter(ddb, "RateLimitTable"),
+                invoker=Invoker(),
+                settings=RouterSettings(),
+            )
+        )
         headers = {k.lower(): v for k, v in HEADERS.items()}
 
         def call(tool: str) -> dict[str, int]:
@@ -263,7 +284,10 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
             return dict(counts)
 
         call("hello_ping")  # warms the key cache
-        return {"free (hello_ping, key cached)": call("hello_ping"), "billed (2 credits, success)": call("bench_billed")}
+        return {
+            "free (hello_ping, key cached)": call("hello_ping"),
+            "billed (2 credits, success)": call("bench_billed"),
+        }
 
 
 WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
@@ -287,8 +311,10 @@ def main() -> None:
         print(f"{kind:<14} {r['rps']:>9.0f} {r['p50']:>8.2f} {r['p99']:>8.2f} {r['errors']:>8.0f}")
     sdk, bare = results["sdk"], results["starlette"]
     r = results["router"]
-    print(f"router: {r['rps'] / sdk['rps']:.2f}x the SDK (target >= 5x), {r['rps'] / bare['rps']:.0%} of "
-          f"bare Starlette (target >= 50%), p99 {r['p99']:.2f} ms (target <= 5 ms)")
+    print(
+        f"router: {r['rps'] / sdk['rps']:.2f}x the SDK (target >= 5x), {r['rps'] / bare['rps']:.0%} of "
+        f"bare Starlette (target >= 50%), p99 {r['p99']:.2f} ms (target <= 5 ms)"
+    )
     print(f"router import             {import_time():.0f} ms (target <= 250 ms)")
     for label, ops in dynamodb_requests().items():
         writes = sum(n for op, n in ops.items() if op in WRITES)

@@ -6,14 +6,15 @@ a JSON round trip of payload and reply, so what works here works in Lambda.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from localdev import template
 from localdev.context import LambdaContext
-from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode
-
 from mcp_router.invoker import failed, parse_reply
+
+if TYPE_CHECKING:
+    from mcp_platform.dispatch import ServiceReply, ServiceRequest
 
 
 class InProcessInvoker:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from localdev import environment, template
 from localdev.store import create_buckets, create_tables, serialize_aws_requests
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, MutableMapping
 
 DEV_ACCOUNT = "acct_dev"
 LOOPBACK_HOSTS = "localhost,127.0.0.1,::1"
@@ -78,12 +81,11 @@ class LocalPlatform:
         admin.create_account("local developer", services, self.dev_credits, account_id=DEV_ACCOUNT)
         return admin.issue_key(DEV_ACCOUNT, self.dev_key)
 
-    def app(self):  # noqa: ANN201 - an ASGI app
+    def app(self):
+        from localdev.invoker import InProcessInvoker
         from mcp_router.asgi import GatewayApp
         from mcp_router.gateway import Gateway
         from mcp_router.wiring import dependencies_from_env
-
-        from localdev.invoker import InProcessInvoker
 
         deps = dependencies_from_env(invoker=InProcessInvoker())
         return GatewayApp(Gateway(deps), deps.settings.max_body_bytes)
@@ -98,13 +100,12 @@ class LocalPlatform:
         return "\n".join(
             [
                 "",
-                "MCP platform running locally (all services in-process, moto store on "
-                f"127.0.0.1:{self.aws_port})",
+                f"MCP platform running locally (all services in-process, moto store on 127.0.0.1:{self.aws_port})",
                 f"  endpoint   {url}",
                 f"  api key    {key}",
                 f"  account    {DEV_ACCOUNT} ({self.dev_credits} credits, every service approved)",
                 f"  try        curl -s {url} -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
-                "-d '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"hello_ping\"}}'",
+                '-d \'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello_ping"}}\'',
                 f"  admin      mcp-admin --local show {DEV_ACCOUNT}",
                 "Ctrl-C stops it; state lives in memory only.",
                 "",

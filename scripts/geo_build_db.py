@@ -21,11 +21,14 @@ import json
 import subprocess
 import sys
 import unicodedata
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "geo"
@@ -52,22 +55,64 @@ def _package_json(name: str) -> object:
 def write_country_info(path: Path) -> None:
     countries = _package_json("countries.json")
     with path.open("w", encoding="utf-8") as out:
-        out.write("#ISO\tISO3\tISO-Numeric\tfips\tCountry\tCapital\tArea(in sq km)\tPopulation\tContinent\ttld\t"
-                  "CurrencyCode\tCurrencyName\tPhone\tPostal Code Format\tPostal Code Regex\tLanguages\tgeonameid\t"
-                  "neighbours\tEquivalentFipsCode\n")
+        out.write(
+            "#ISO\tISO3\tISO-Numeric\tfips\tCountry\tCapital\tArea(in sq km)\tPopulation\tContinent\ttld\t"
+            "CurrencyCode\tCurrencyName\tPhone\tPostal Code Format\tPostal Code Regex\tLanguages\tgeonameid\t"
+            "neighbours\tEquivalentFipsCode\n"
+        )
         for c in countries.values():
-            out.write(_row(c["iso"], c["iso3"], c["isonumeric"], c["fips"], c["name"], c["capital"], c["areakm2"],
-                           c["population"], c["continentcode"], c["tld"], c["currencycode"], c["currencyname"],
-                           c["phone"], "", c["postalcoderegex"], c["languages"], c["geonameid"], c["neighbours"], ""))
+            out.write(
+                _row(
+                    c["iso"],
+                    c["iso3"],
+                    c["isonumeric"],
+                    c["fips"],
+                    c["name"],
+                    c["capital"],
+                    c["areakm2"],
+                    c["population"],
+                    c["continentcode"],
+                    c["tld"],
+                    c["currencycode"],
+                    c["currencyname"],
+                    c["phone"],
+                    "",
+                    c["postalcoderegex"],
+                    c["languages"],
+                    c["geonameid"],
+                    c["neighbours"],
+                    "",
+                )
+            )
 
 
 def write_cities(path: Path, city_file: str) -> None:
     with path.open("w", encoding="utf-8") as out:
         for c in _package_json(city_file).values():
             alternates = ",".join(n.replace(",", " ") for n in c["alternatenames"] if n)
-            out.write(_row(c["geonameid"], c["name"], ascii_name(c["name"]), alternates, c["latitude"],
-                           c["longitude"], "P", "PPL", c["countrycode"], "", c["admin1code"], "", "", "",
-                           c["population"], "", "", c["timezone"], ""))
+            out.write(
+                _row(
+                    c["geonameid"],
+                    c["name"],
+                    ascii_name(c["name"]),
+                    alternates,
+                    c["latitude"],
+                    c["longitude"],
+                    "P",
+                    "PPL",
+                    c["countrycode"],
+                    "",
+                    c["admin1code"],
+                    "",
+                    "",
+                    "",
+                    c["population"],
+                    "",
+                    "",
+                    c["timezone"],
+                    "",
+                )
+            )
 
 
 def write_us_states(path: Path) -> None:
@@ -87,8 +132,29 @@ def write_airports(path: Path, alternates: Path, iata_only: bool) -> None:
             gid = AIRPORT_ID_BASE + i
             code = "AIRH" if "heliport" in a["name"].lower() else "AIRP"
             elevation = round(float(a["elevation"]) * 0.3048) if a["elevation"] else ""
-            out.write(_row(gid, a["name"], ascii_name(a["name"]), "", a["lat"], a["lon"], "S", code, a["country"],
-                           "", "", "", "", "", 0, elevation, "", a["tz"], ""))
+            out.write(
+                _row(
+                    gid,
+                    a["name"],
+                    ascii_name(a["name"]),
+                    "",
+                    a["lat"],
+                    a["lon"],
+                    "S",
+                    code,
+                    a["country"],
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    0,
+                    elevation,
+                    "",
+                    a["tz"],
+                    "",
+                )
+            )
             for lang, value in (("iata", a["iata"]), ("icao", a["icao"])):
                 if value:
                     alt.write(_row(f"{gid}{lang}", gid, lang, value, "", "", "", "", "", ""))
@@ -122,8 +188,29 @@ def write_coast(path: Path) -> None:
     tmp = path.with_suffix(".tmp")
     with tmp.open("w", encoding="utf-8") as out:
         for i, (lat, lon) in enumerate(coast_points()):
-            out.write(_row(COAST_ID_BASE + i, "coast", "coast", "", lat, lon, "T", "CST", "", "", "", "", "", "",
-                           0, "", "", "", ""))
+            out.write(
+                _row(
+                    COAST_ID_BASE + i,
+                    "coast",
+                    "coast",
+                    "",
+                    lat,
+                    lon,
+                    "T",
+                    "CST",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    0,
+                    "",
+                    "",
+                    "",
+                    "",
+                )
+            )
     tmp.replace(path)
 
 

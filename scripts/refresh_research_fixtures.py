@@ -19,11 +19,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "research")]
 
-from research_service import modes  # noqa: E402
-from research_service.app import app  # noqa: E402
-from research_service.live import live_backends  # noqa: E402
-from research_service.ports import Backends, FetchBlockedError, FetchFailedError, LlmReply, Page, SearchHit  # noqa: E402
-from research_service.recorded import GOLDEN_DIR  # noqa: E402
+from research_service import modes
+from research_service.app import app
+from research_service.live import live_backends
+from research_service.ports import (
+    Backends,
+    FetchBlockedError,
+    FetchFailedError,
+    LlmReply,
+    Page,
+    SearchHit,
+)
+from research_service.recorded import GOLDEN_DIR
 
 DEFAULT_ARGUMENTS = {"research_brief": {"depth": "standard"}}
 

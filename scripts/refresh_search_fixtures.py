@@ -35,13 +35,18 @@ def brave() -> None:
     headers = {"X-Subscription-Token": os.environ["BRAVE_API_KEY"], "Accept": "application/json"}
     base = "https://api.search.brave.com/res/v1"
     _save("brave_web.json", httpx.get(f"{base}/web/search", params={"q": WEB["q"], "count": 3}, headers=headers).json())
-    _save("brave_news.json", httpx.get(f"{base}/news/search", params={"q": NEWS["q"], "count": 2}, headers=headers).json())
+    _save(
+        "brave_news.json", httpx.get(f"{base}/news/search", params={"q": NEWS["q"], "count": 2}, headers=headers).json()
+    )
 
 
 def gemini() -> None:
     body = {"contents": [{"role": "user", "parts": [{"text": PROMPT}]}]}
     url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash-lite:generateContent"
-    _save("gemini_generate.json", httpx.post(url, json=body, headers={"x-goog-api-key": os.environ["GEMINI_API_KEY"]}).json())
+    _save(
+        "gemini_generate.json",
+        httpx.post(url, json=body, headers={"x-goog-api-key": os.environ["GEMINI_API_KEY"]}).json(),
+    )
 
 
 def bedrock() -> None:

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,14 +29,17 @@ os.environ.pop("AWS_PROFILE", None)
 os.environ.setdefault("GEO_DB_PATH", str(ROOT / "build" / "geo" / "geo-small.sqlite"))
 
 sys.path.insert(0, str(ROOT))
-from localdev.template import add_code_paths  # noqa: E402
+from localdev.template import add_code_paths
 
 add_code_paths()  # the common layer and every function's code, as the runtime sees them
 
-import jsonschema  # noqa: E402
-import pytest  # noqa: E402
+import jsonschema
+import pytest
 
-from mcp_platform.registry import Registry, load_registry  # noqa: E402
+from mcp_platform.registry import Registry, load_registry
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 @pytest.fixture(scope="session")
@@ -63,7 +65,7 @@ def aws() -> Iterator[None]:
 
 
 @pytest.fixture
-def validate_output(registry: Registry):  # noqa: ANN201 - returns a checker
+def validate_output(registry: Registry):
     """`validate_output(tool_name, structured)`: jsonschema-validate a non-error result."""
 
     def check(tool: str, structured: dict[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,12 @@ from mcp_platform.billing.ledger import InsufficientCreditsError
 from mcp_platform.registry import load_registry
 
 LOCAL_AWS_PORT = int(os.environ.get("LOCAL_AWS_PORT", "4566"))
-LOCAL_TABLES = {"accounts": "AccountsTable", "keys": "ApiKeysTable", "ledger": "LedgerTable", "idem": "IdempotencyTable"}
+LOCAL_TABLES = {
+    "accounts": "AccountsTable",
+    "keys": "ApiKeysTable",
+    "ledger": "LedgerTable",
+    "idem": "IdempotencyTable",
+}
 
 
 def _services(value: str) -> frozenset[str]:
@@ -58,7 +63,12 @@ def _admin(args: argparse.Namespace) -> AccountAdmin:
     else:
         ddb = boto3.client("dynamodb")
         env = os.environ
-        tables = {"accounts": env["ACCOUNTS_TABLE"], "keys": env["API_KEYS_TABLE"], "ledger": env["LEDGER_TABLE"], "idem": ""}
+        tables = {
+            "accounts": env["ACCOUNTS_TABLE"],
+            "keys": env["API_KEYS_TABLE"],
+            "ledger": env["LEDGER_TABLE"],
+            "idem": "",
+        }
     return AccountAdmin(
         DynamoAccountStore(ddb, tables["accounts"], tables["keys"]),
         DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["idem"]),
@@ -85,7 +95,9 @@ def _run(args: argparse.Namespace) -> Any:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="mcp-admin", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="mcp-admin", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--stack", help="CloudFormation stack name of a deployment")
     where.add_argument("--local", action="store_true", help="the local default started by `make dev`")

@@ -8,11 +8,14 @@ contract with type slots, input schema, output schema, error object);
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_platform.mcp import LEGACY_VERSIONS, MODERN_VERSIONS
-from mcp_platform.registry import Registry, ToolSpec
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from mcp_platform.registry import Registry, ToolSpec
 
 ERROR_OBJECT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -147,7 +150,6 @@ def well_known(registry: Registry, base_url: str, server_name: str, server_versi
         "protocolVersions": [*LEGACY_VERSIONS, *MODERN_VERSIONS],
         "authentication": {"type": "api-key", "headers": ["Authorization: Bearer <key>", "X-Api-Key: <key>"]},
         "services": [
-            {"name": s, "tools": len(registry.for_service(s)), "docs": f"docs://{s}/payload"}
-            for s in registry.services
+            {"name": s, "tools": len(registry.for_service(s)), "docs": f"docs://{s}/payload"} for s in registry.services
         ],
     }

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from mcp_platform.dispatch import ServiceReply
+if TYPE_CHECKING:
+    from mcp_platform.dispatch import ServiceReply
 
 LEGACY_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
 """Legacy-era revisions (initialize handshake), oldest first."""

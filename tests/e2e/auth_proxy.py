@@ -20,7 +20,9 @@ class AuthProxy:
         self.upstream = upstream.rstrip("/")
         self.url = f"http://127.0.0.1:{port}"
         self._key = api_key
-        self._server = uvicorn.Server(uvicorn.Config(self._app, host="127.0.0.1", port=port, log_level="warning", interface="asgi3"))
+        self._server = uvicorn.Server(
+            uvicorn.Config(self._app, host="127.0.0.1", port=port, log_level="warning", interface="asgi3")
+        )
         self._thread = threading.Thread(target=self._server.run, daemon=True)
 
     async def _app(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -45,8 +47,11 @@ class AuthProxy:
             upstream = await client.request(
                 scope["method"], f"{self.upstream}{scope['path']}{query}", headers=headers, content=body
             )
-        out = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in upstream.headers.items()
-               if k.lower() not in ("content-length", "transfer-encoding", "content-encoding", "connection")]
+        out = [
+            (k.encode("latin-1"), v.encode("latin-1"))
+            for k, v in upstream.headers.items()
+            if k.lower() not in ("content-length", "transfer-encoding", "content-encoding", "connection")
+        ]
         out.append((b"content-length", str(len(upstream.content)).encode()))
         await send({"type": "http.response.start", "status": upstream.status_code, "headers": out})
         await send({"type": "http.response.body", "body": upstream.content})

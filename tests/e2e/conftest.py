@@ -12,14 +12,17 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
 from mcp_platform.auth.keys import generate_key
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +62,7 @@ def local_server() -> Iterator[LocalServer]:
     # A developer's shell may carry real endpoints or provider keys: the suite runs without them.
     for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN", "SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"):
         env.pop(name, None)
-    log = open(ROOT / ".e2e-server.log", "w")  # noqa: SIM115 - closed below
+    log = open(ROOT / ".e2e-server.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "localdev"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -14,7 +14,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from auth_proxy import AuthProxy
 
 pytestmark = pytest.mark.e2e
@@ -45,7 +44,7 @@ SUITE = _tool("MCP_CONFORMANCE", ".tools/node_modules/@modelcontextprotocol/conf
 
 
 @pytest.fixture(scope="module")
-def proxy(local_server):  # noqa: ANN001, ANN201
+def proxy(local_server):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -59,8 +58,17 @@ def test_conformance_scenario(proxy: AuthProxy, version: str, scenario: str) -> 
     # The suite's DNS-rebinding check needs a localhost URL: use the hostname, not 127.0.0.1.
     url = proxy.url.replace("127.0.0.1", "localhost") + "/mcp"
     command = [
-        str(NODE), str(SUITE / "dist" / "index.js"), "server", "--url", url,
-        "--scenario", scenario, "--spec-version", version, "--expected-failures", str(BASELINE),
+        str(NODE),
+        str(SUITE / "dist" / "index.js"),
+        "server",
+        "--url",
+        url,
+        "--scenario",
+        scenario,
+        "--spec-version",
+        version,
+        "--expected-failures",
+        str(BASELINE),
     ]
     run = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
     assert run.returncode == 0, f"{scenario} ({version}) failed:\n{run.stdout[-6000:]}\n{run.stderr[-2000:]}"

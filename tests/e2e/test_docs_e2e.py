@@ -19,14 +19,16 @@ DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
 @pytest.mark.anyio
-async def test_documents_by_url(local_server) -> None:  # noqa: ANN001 - LocalServer
+async def test_documents_by_url(local_server) -> None:
     with LocalSite() as site:
         site.routes["/report.pdf"] = Reply(
             body=make_pdf(["Alpha page text.", "Beta page text.", "Gamma page text."]),
             headers={"Content-Type": "application/pdf"},
         )
         site.routes["/memo.docx"] = Reply(body=make_docx(), headers={"Content-Type": DOCX})
-        site.routes["/broken.pdf"] = Reply(body=b"%PDF-1.4\nnot really a pdf", headers={"Content-Type": "application/pdf"})
+        site.routes["/broken.pdf"] = Reply(
+            body=b"%PDF-1.4\nnot really a pdf", headers={"Content-Type": "application/pdf"}
+        )
         async with Client(local_server.url_with_key) as client:
             tools = await Tools.listed(client)
 
@@ -38,11 +40,20 @@ async def test_documents_by_url(local_server) -> None:  # noqa: ANN001 - LocalSe
             part = await tools.charged(
                 "docs_extract", {"url": site.url("/report.pdf"), "pages": "2-3", "max_length": 20}, DOCS_PRICE
             )
-            assert (part["content"], part["truncated"], part["next_start_index"]) == ("## Page 2\n\nBeta page", True, 20)
+            assert (part["content"], part["truncated"], part["next_start_index"]) == (
+                "## Page 2\n\nBeta page",
+                True,
+                20,
+            )
 
             memo = await tools.charged("docs_extract", {"url": site.url("/memo.docx")}, DOCS_PRICE)
             assert (memo["kind"], memo["url"]) == ("docx", site.url("/memo.docx"))
-            for fragment in ("# Quarterly memo", "Revenue grew in every region.", "- Hire two engineers", "| EU | 12% |"):
+            for fragment in (
+                "# Quarterly memo",
+                "Revenue grew in every region.",
+                "- Hire two engineers",
+                "| EU | 12% |",
+            ):
                 assert fragment in memo["content"]
 
             await tools.refused("docs_extract", {"url": site.url("/broken.pdf")}, "corrupt_document")
@@ -57,7 +68,7 @@ async def test_documents_by_url(local_server) -> None:  # noqa: ANN001 - LocalSe
 
 
 @pytest.mark.anyio
-async def test_staged_document(local_server) -> None:  # noqa: ANN001 - LocalServer
+async def test_staged_document(local_server) -> None:
     async with Client(local_server.url_with_key) as client:
         tools = await Tools.listed(client)
         upload = {"content_base64": base64.b64encode(make_docx()).decode(), "filename": "memo.docx", "media_type": DOCX}

@@ -16,16 +16,23 @@ FETCH_PRICE = 1
 
 
 @pytest.mark.anyio
-async def test_every_fetch_tool(local_server) -> None:  # noqa: ANN001 - LocalServer
+async def test_every_fetch_tool(local_server) -> None:
     with LocalSite() as site:
         site.routes["/article"] = Reply(body=ARTICLE.encode())
-        site.routes["/data.json"] = Reply(body=b'{"b":[1,2],"a":"\xc3\xa1"}', headers={"Content-Type": "application/json"})
+        site.routes["/data.json"] = Reply(
+            body=b'{"b":[1,2],"a":"\xc3\xa1"}', headers={"Content-Type": "application/json"}
+        )
         site.routes["/paper.pdf"] = Reply(body=b"%PDF-1.4\n%...", headers={"Content-Type": "application/pdf"})
         async with Client(local_server.url_with_key) as client:
             tools = await Tools.listed(client)
 
             page = await tools.charged("fetch", {"url": site.url("/article")}, FETCH_PRICE)
-            assert (page["title"], page["status"], page["kind"], page["truncated"]) == ("Local article", 200, "html", False)
+            assert (page["title"], page["status"], page["kind"], page["truncated"]) == (
+                "Local article",
+                200,
+                "html",
+                False,
+            )
             assert page["final_url"] == site.url("/article")
             assert "## Lists and tables" in page["content"]
             assert f"[guard]({site.url('/guard')})" in page["content"]

@@ -30,7 +30,7 @@ async def test_geo_tools_through_the_router(local_server: Any) -> None:
             assert result.is_error is False, (tool, result.structured_content)
             jsonschema.Draft202012Validator(published[tool].output_schema).validate(result.structured_content)
             assert "credits_charged" not in result.structured_content  # geo is free
-        distance = (await client.call_tool("geo_distance", {"from_query": "Budapest", "to_query": "Vienna"}))
+        distance = await client.call_tool("geo_distance", {"from_query": "Budapest", "to_query": "Vienna"})
         assert 200 < distance.structured_content["distance_km"] < 230
         missing = await client.call_tool("geo_get", {"geoname_id": 1})
         assert missing.is_error and missing.structured_content["code"] == "not_found"

@@ -12,13 +12,13 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 pytestmark = pytest.mark.e2e
 
 
-def _with_bearer(server, mode: str = "auto") -> Client:  # noqa: ANN001 - LocalServer
+def _with_bearer(server, mode: str = "auto") -> Client:
     http = create_mcp_http_client(headers={"Authorization": f"Bearer {server.api_key}"})
     return Client(streamable_http_client(server.url, http_client=http), mode=mode)
 
 
 @pytest.mark.anyio
-async def test_default_client_with_the_key_in_the_url_speaks_the_modern_era(local_server) -> None:  # noqa: ANN001
+async def test_default_client_with_the_key_in_the_url_speaks_the_modern_era(local_server) -> None:
     async with Client(local_server.url_with_key) as client:
         assert client.session.discover_result is not None, "the client should have adopted server/discover"
         tools = await client.list_tools()
@@ -31,7 +31,7 @@ async def test_default_client_with_the_key_in_the_url_speaks_the_modern_era(loca
 
 
 @pytest.mark.anyio
-async def test_legacy_streamable_http_client(local_server) -> None:  # noqa: ANN001
+async def test_legacy_streamable_http_client(local_server) -> None:
     async with _with_bearer(local_server, mode="legacy") as client:
         assert client.session.initialize_result is not None
         assert client.session.initialize_result.server_info.name == "mcp-platform"
@@ -44,7 +44,7 @@ async def test_legacy_streamable_http_client(local_server) -> None:  # noqa: ANN
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_bad_arguments_are_an_error_result_naming_the_field(local_server, mode: str) -> None:  # noqa: ANN001
+async def test_bad_arguments_are_an_error_result_naming_the_field(local_server, mode: str) -> None:
     async with _with_bearer(local_server, mode=mode) as client:
         result = await client.call_tool("hello_ping", {"name": "x" * 500})
         assert result.is_error is True
@@ -54,7 +54,7 @@ async def test_bad_arguments_are_an_error_result_naming_the_field(local_server, 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_resources_docs_and_balance(local_server, mode: str) -> None:  # noqa: ANN001
+async def test_resources_docs_and_balance(local_server, mode: str) -> None:
     async with _with_bearer(local_server, mode=mode) as client:
         listed = await client.list_resources()
         uris = {str(r.uri) for r in listed.resources}

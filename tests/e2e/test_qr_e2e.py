@@ -14,7 +14,7 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.anyio
-async def test_generate_download_and_decode(local_server) -> None:  # noqa: ANN001 - LocalServer
+async def test_generate_download_and_decode(local_server) -> None:
     async with Client(local_server.url_with_key) as client:
         made = await client.call_tool(
             "qr_epc", {"name": "Vöröskereszt", "iban": "DE89370400440532013000", "amount": "10", "text": "Adomány"}

@@ -17,7 +17,7 @@ LLM_KEY = "GEMINI_API_KEY_PARAMETER"
 
 
 @pytest.mark.anyio
-async def test_provider_tools_without_keys_are_clear_free_errors(local_server) -> None:  # noqa: ANN001 - LocalServer
+async def test_provider_tools_without_keys_are_clear_free_errors(local_server) -> None:
     with LocalSite() as site:
         site.routes["/article"] = Reply(body=ARTICLE.encode())
         async with Client(local_server.url_with_key) as client:
@@ -27,8 +27,13 @@ async def test_provider_tools_without_keys_are_clear_free_errors(local_server) -
             assert (status["ok"], status["configured"]) == (True, False)
             assert status["missing_settings"] == [SEARCH_KEY, LLM_KEY]
             assert status["default_locale"] == {"gl": "us", "hl": "en"}
-            assert set(status["tools"]) == {"search_web", "search_news", "search_fetch", "search_fetch_summary",
-                                            "search_status"}
+            assert set(status["tools"]) == {
+                "search_web",
+                "search_news",
+                "search_fetch",
+                "search_fetch_summary",
+                "search_status",
+            }
 
             for tool in ("search_web", "search_news"):
                 out = await tools.refused(tool, {"q": "serverless mcp", "gl": "hu"}, "provider_not_configured")
@@ -45,7 +50,7 @@ async def test_provider_tools_without_keys_are_clear_free_errors(local_server) -
 
 
 @pytest.mark.anyio
-async def test_search_fetch_reads_and_caches_a_page(local_server) -> None:  # noqa: ANN001 - LocalServer
+async def test_search_fetch_reads_and_caches_a_page(local_server) -> None:
     with LocalSite() as site:
         site.routes["/article"] = Reply(body=ARTICLE.encode())
         site.routes["/report.pdf"] = Reply(body=b"%PDF-1.4\n%...", headers={"Content-Type": "application/pdf"})
@@ -54,7 +59,12 @@ async def test_search_fetch_reads_and_caches_a_page(local_server) -> None:  # no
             url = site.url("/article")
 
             first = await tools.charged("search_fetch", {"url": url, "max_length": 120}, SEARCH_FETCH_PRICE)
-            assert (first["url"], first["title"], first["kind"], first["cached"]) == (url, "Local article", "html", False)
+            assert (first["url"], first["title"], first["kind"], first["cached"]) == (
+                url,
+                "Local article",
+                "html",
+                False,
+            )
             assert (first["truncated"], first["next_start_index"], len(first["content"])) == (True, 120, 120)
             assert first["content"].startswith("# Local article")
 

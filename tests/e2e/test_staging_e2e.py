@@ -21,7 +21,7 @@ def _png() -> str:
 
 
 @pytest.mark.anyio
-async def test_upload_transform_and_typeset_then_download(local_server) -> None:  # noqa: ANN001 - LocalServer
+async def test_upload_transform_and_typeset_then_download(local_server) -> None:
     async with Client(local_server.url_with_key) as client:
         uploaded = await client.call_tool("staging_upload", {"content_base64": _png(), "filename": "g.png"})
         assert uploaded.is_error is False, uploaded.structured_content

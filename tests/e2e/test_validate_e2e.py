@@ -15,7 +15,7 @@ async def _balance(client: Client) -> int:
 
 
 @pytest.mark.anyio
-async def test_verdicts_cost_one_credit_and_bad_input_nothing(local_server) -> None:  # noqa: ANN001 - LocalServer
+async def test_verdicts_cost_one_credit_and_bad_input_nothing(local_server) -> None:
     async with Client(local_server.url_with_key) as client:
         valid = await client.call_tool("validate_iban", {"iban": "DE89 3704 0044 0532 0130 00"})
         assert valid.is_error is False, valid.structured_content

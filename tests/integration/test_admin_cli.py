@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
@@ -13,8 +12,10 @@ import pytest
 from mcp_platform import admin_cli
 from mcp_platform.auth.keys import hash_key, is_well_formed
 from mcp_platform.registry import load_registry
-
 from tests.support.dynamo import TABLE_ENV
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 @pytest.fixture

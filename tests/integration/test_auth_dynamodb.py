@@ -12,7 +12,6 @@ from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.auth.keys import hash_key
 from mcp_platform.auth.store import Account, AccountExistsError
 from mcp_platform.billing.dynamodb import DynamoLedger
-
 from mcp_router.auth import KeyAuthenticator
 from tests.support.clock import Clock
 from tests.support.dynamo import TABLE_ENV, count_requests

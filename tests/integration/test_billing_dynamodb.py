@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
 
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.auth.store import Account
-from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing import ledger as billing
+from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.ledger import Charge, EntryKind, IdempotencyKey
-
 from tests.support.dynamo import TABLE_ENV, count_requests
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 ACCOUNT = "acct_ledger"
 

@@ -192,7 +192,11 @@ def test_url_download_needs_only_the_common_layer() -> None:
     env = {**os.environ, "PYTHONPATH": str(root / "shared"), "SSRF_ALLOW_LOOPBACK": "1"}
     run = subprocess.run(
         [sys.executable, "-c", _WITHOUT_WEB_LAYER, *web_only, "lxml"],
-        capture_output=True, text=True, env=env, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.split() == ["image/png", "48"]
@@ -201,8 +205,8 @@ def test_url_download_needs_only_the_common_layer() -> None:
 def _requirement_names(path: Path) -> set[str]:
     """Import names of the pinned packages in a requirements file (`name[extra]==1.0` → `name`)."""
     names = set()
-    for line in path.read_text().splitlines():
-        line = line.split("#", 1)[0].strip()
+    for raw in path.read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
         if line:
             names.add(line.split("==", 1)[0].split("[", 1)[0].strip().lower().replace("-", "_"))
     return names

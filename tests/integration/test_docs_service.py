@@ -29,7 +29,9 @@ def serve(site: LocalSite, path: str, body: bytes, content_type: str = "applicat
 
 
 def test_pdf_pages_and_pagination(site: LocalSite, validate_output: Any) -> None:
-    url = serve(site, "/r.pdf", make_pdf(["Alpha page text.", "Beta page text.", "Gamma page text."]), "application/pdf")
+    url = serve(
+        site, "/r.pdf", make_pdf(["Alpha page text.", "Beta page text.", "Gamma page text."]), "application/pdf"
+    )
     out = validate_output("docs_extract", call("docs_extract", url=url))
     assert out["kind"] == "pdf" and out["pages"] == 3 and out["title"] == "Report" and out["truncated"] is False
     assert out["content"].startswith("## Page 1\n\nAlpha page text.") and "## Page 3\n\nGamma" in out["content"]
@@ -41,32 +43,50 @@ def test_pdf_pages_and_pagination(site: LocalSite, validate_output: Any) -> None
 @pytest.mark.parametrize(
     ("maker", "kind", "expected"),
     [
-        (make_docx, "docx", ["# Quarterly memo", "Revenue grew", "- Hire two engineers", "| Region | Growth |", "| EU | 12% |"]),
+        (
+            make_docx,
+            "docx",
+            ["# Quarterly memo", "Revenue grew", "- Hire two engineers", "| Region | Growth |", "| EU | 12% |"],
+        ),
         (make_xlsx, "xlsx", ["## Sheet: Prices", "| Item | Price |", "| Tea | 3.5 |", "## Sheet: Empty"]),
         (make_pptx, "pptx", ["## Slide 1", "Roadmap", "Roadmap details", "## Slide 2", "Risks details"]),
     ],
 )
 def test_office_formats(site: LocalSite, validate_output: Any, maker: Any, kind: str, expected: list[str]) -> None:
-    out = validate_output("docs_extract", call("docs_extract", url=serve(site, f"/f.{kind}", maker()), max_length=100_000))
+    out = validate_output(
+        "docs_extract", call("docs_extract", url=serve(site, f"/f.{kind}", maker()), max_length=100_000)
+    )
     assert out["kind"] == kind
     for fragment in expected:
         assert fragment in out["content"], (fragment, out["content"])
 
 
 def test_html_and_text(site: LocalSite, validate_output: Any) -> None:
-    html = b"<html><head><title>H</title></head><body><article><p>" + b"Readable words here. " * 20 + b"</p></article></body></html>"
+    html = (
+        b"<html><head><title>H</title></head><body><article><p>"
+        + b"Readable words here. " * 20
+        + b"</p></article></body></html>"
+    )
     out = validate_output("docs_extract", call("docs_extract", url=serve(site, "/p", html, "text/html")))
     assert out["kind"] == "html" and out["title"] == "H" and "Readable words" in out["content"]
-    out = validate_output("docs_extract", call("docs_extract", url=serve(site, "/t", "szöveg".encode(), "text/plain; charset=utf-8")))
+    out = validate_output(
+        "docs_extract", call("docs_extract", url=serve(site, "/t", "szöveg".encode(), "text/plain; charset=utf-8"))
+    )
     assert out["kind"] == "txt" and out["content"] == "szöveg"
 
 
-def test_staged_document(staging_bucket: str, validate_output: Any) -> None:  # noqa: F811 - fixture
+def test_staged_document(staging_bucket: str, validate_output: Any) -> None:
     staged = staging_store.default_store().put("acct", make_docx(), DOCX, filename="memo.docx")
     out = validate_output("docs_extract", call("docs_extract", staging_id=staged.id))
     assert out["kind"] == "docx" and out["staging_id"] == staged.id and "Quarterly memo" in out["content"]
-    other = app.handle({"tool": "docs_extract", "arguments": {"staging_id": staged.id}, "account_id": "someone-else",
-                        "request_id": "r2"}).structured_content
+    other = app.handle(
+        {
+            "tool": "docs_extract",
+            "arguments": {"staging_id": staged.id},
+            "account_id": "someone-else",
+            "request_id": "r2",
+        }
+    ).structured_content
     assert other["code"] == "not_found"
 
 
@@ -99,7 +119,9 @@ def _blank_pdf() -> bytes:
     ],
 )
 def test_bad_documents_are_clear_errors(site: LocalSite, body: bytes, code: str) -> None:
-    out = call("docs_extract", url=serve(site, "/bad", body, "image/png" if body.startswith(b"\x89") else "application/pdf"))
+    out = call(
+        "docs_extract", url=serve(site, "/bad", body, "image/png" if body.startswith(b"\x89") else "application/pdf")
+    )
     assert out["is_error"] is True and out["code"] == code, out
 
 
@@ -113,7 +135,10 @@ def test_oversized_documents(site: LocalSite, monkeypatch: pytest.MonkeyPatch) -
     ("arguments", "message"),
     [
         ({}, "give exactly one of url or staging_id"),
-        ({"url": "https://example.com/a.pdf", "staging_id": "stg_" + "0" * 32}, "give exactly one of url or staging_id"),
+        (
+            {"url": "https://example.com/a.pdf", "staging_id": "stg_" + "0" * 32},
+            "give exactly one of url or staging_id",
+        ),
         ({"staging_id": "stg_nothex"}, "staging_id: String should match pattern"),
         ({"url": "https://example.com/a.pdf", "pages": "3-1"}, "pages: Value error, range '3-1' must be ascending"),
         ({"url": "https://example.com/a.pdf", "pages": "one"}, "is not a page list"),

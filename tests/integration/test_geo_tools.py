@@ -10,14 +10,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from geo_service.app import app
 from geo_service.store import DEFAULT_LOCAL_DB, GeoDb, use_db
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +41,7 @@ def call(tool: str, **arguments: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def ok(validate_output):  # noqa: ANN001, ANN201 - returns a caller
+def ok(validate_output):
     def run(tool: str, **arguments: Any) -> dict[str, Any]:
         return validate_output(tool, call(tool, **arguments))
 
@@ -159,7 +161,11 @@ def test_semantic_search_falls_back_to_text_without_vectors(ok, geo_db: GeoDb, t
 # ---------------------------------------------------------------- countries
 def test_country_get_by_iso2_and_id(ok) -> None:
     italy = ok("geo_country_get", iso2="it")["country"]
-    assert (italy["iso3"], italy["payload"]["currency_code"], italy["payload"]["continent_code"]) == ("ITA", "EUR", "EU")
+    assert (italy["iso3"], italy["payload"]["currency_code"], italy["payload"]["continent_code"]) == (
+        "ITA",
+        "EUR",
+        "EU",
+    )
     assert ok("geo_country_get", geoname_id=italy["geoname_id"])["country"]["name"] == "Italy"
 
 

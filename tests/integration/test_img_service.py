@@ -8,9 +8,9 @@ from typing import Any
 
 import boto3
 import pytest
-from img_service.app import app
 from PIL import ExifTags, Image, TiffImagePlugin
 
+from img_service.app import app
 from mcp_platform.contracts.img import MAX_PIXELS
 from staging_support import BUCKET, staging_bucket  # noqa: F401 - fixture
 

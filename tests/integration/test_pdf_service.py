@@ -8,9 +8,9 @@ from typing import Any
 
 import boto3
 import pytest
-from pdf_service.app import app
 from pypdf import PdfReader, PdfWriter
 
+from pdf_service.app import app
 from staging_support import BUCKET, staging_bucket  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.usefixtures("staging_bucket")

@@ -9,7 +9,6 @@ import boto3
 import pytest
 
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
-
 from tests.support.clock import Clock
 from tests.support.dynamo import TABLE_ENV, count_requests
 

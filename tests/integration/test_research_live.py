@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 from botocore.stub import ANY, Stubber
+
+from mcp_platform.llm.bedrock import BedrockClient
 from research_service import live
 from research_service.budget import CAPS
 from research_service.drafting import BRIEF_SYSTEM, LOOKUP_SYSTEM
-
-from mcp_platform.llm.bedrock import BedrockClient
 from tests.integration.provider_keys import GEMINI, GEMINI_KEY, SEARCH_KEY, SERPER, provider_keys  # noqa: F401
 from tests.integration.web_site import LocalSite, Reply, site  # noqa: F401 - fixture
 from tests.support.research import call, ok

@@ -14,12 +14,12 @@ from typing import Any
 
 import jsonschema
 import pytest
-from research_service import modes
-from research_service.app import app
-from research_service.recorded import GOLDEN_DIR, Run, replay
 
 from mcp_platform.contracts.research import seed
 from mcp_platform.service import CallContext
+from research_service import modes
+from research_service.app import app
+from research_service.recorded import GOLDEN_DIR, Run, replay
 from tests.support.research import call, ok
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "research"

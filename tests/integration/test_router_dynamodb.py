@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
 
+from localdev.invoker import InProcessInvoker
 from mcp_platform.admin import AccountAdmin
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import error_object
-
-from localdev.invoker import InProcessInvoker
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.wiring import dependencies_from_env
 from tests.support.dynamo import TABLE_ENV, count_requests
 from tests.support.router import JSON_HEADERS, ScriptedInvoker, fake_registry, fake_spec, message
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 PRICE = 3
 

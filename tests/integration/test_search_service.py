@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import boto3
 import httpx
 import pytest
-import respx
 from botocore.stub import ANY, Stubber
 
 from mcp_platform.errors import ToolError
@@ -19,6 +17,11 @@ from search_service import pages, results
 from search_service.app import app
 from tests.integration.provider_keys import BRAVE, GEMINI, SERPER, provider_keys  # noqa: F401 - fixture
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import respx
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "search"
 
@@ -43,19 +46,28 @@ def configured(provider_keys: respx.MockRouter, monkeypatch: pytest.MonkeyPatch)
 
 def test_search_web_with_serper(configured: respx.MockRouter, validate_output: Any) -> None:
     route = configured.post(f"{SERPER}/search").respond(json=fixture("serper_web.json"))
-    out = validate_output("search_web", call("search_web", q="budapest tram network history", num=3,
-                                             site=["wikipedia.org", "bkv.hu"], after="2020-01-01"))
+    out = validate_output(
+        "search_web",
+        call(
+            "search_web", q="budapest tram network history", num=3, site=["wikipedia.org", "bkv.hu"], after="2020-01-01"
+        ),
+    )
     sent = json.loads(route.calls.last.request.content)
     assert route.calls.last.request.headers["X-API-KEY"] == "search-secret"
-    assert sent["q"] == out["q_effective"] == "budapest tram network history (site:wikipedia.org OR site:bkv.hu) after:2020-01-01"
+    assert (
+        sent["q"]
+        == out["q_effective"]
+        == "budapest tram network history (site:wikipedia.org OR site:bkv.hu) after:2020-01-01"
+    )
     assert (sent["gl"], sent["hl"], sent["num"]) == ("us", "en", 3)
     assert out["q"] == "budapest tram network history" and out["count"] == 3
     assert [item["kind"] for item in out["organic"]] == ["html", "pdf", "html"]
     assert out["organic"][0]["snippet"].startswith("The Budapest tram network")  # markup stripped
     assert out["answer_box"]["title"] == "Trams in Budapest" and out["knowledge_graph"]["title"] == "Budapest"
     assert out["cached"] is False
-    again = call("search_web", q="budapest tram network history", num=3, site=["wikipedia.org", "bkv.hu"],
-                 after="2020-01-01")
+    again = call(
+        "search_web", q="budapest tram network history", num=3, site=["wikipedia.org", "bkv.hu"], after="2020-01-01"
+    )
     assert again["cached"] is True and again["organic"] == out["organic"] and route.call_count == 1
 
 
@@ -66,17 +78,34 @@ def test_search_news_is_never_cached(configured: respx.MockRouter, validate_outp
         assert out["cached"] is False
     assert route.call_count == 2
     assert json.loads(route.calls.last.request.content)["tbs"] == "qdr:d"
-    assert out["news"][1] == {"title": "Line 2 reopens", "link": "https://hirek.example.hu/villamos-2",
-                              "snippet": "Reopened after renovation.", "kind": "html", "position": 2,
-                              "date": "1 week ago", "source": "Hírek"}
+    assert out["news"][1] == {
+        "title": "Line 2 reopens",
+        "link": "https://hirek.example.hu/villamos-2",
+        "snippet": "Reopened after renovation.",
+        "kind": "html",
+        "position": 2,
+        "date": "1 week ago",
+        "source": "Hírek",
+    }
 
 
-def test_brave_is_selectable(configured: respx.MockRouter, monkeypatch: pytest.MonkeyPatch, validate_output: Any) -> None:
+def test_brave_is_selectable(
+    configured: respx.MockRouter, monkeypatch: pytest.MonkeyPatch, validate_output: Any
+) -> None:
     monkeypatch.setenv("SEARCH_PROVIDER", "brave")
     web = configured.get(f"{BRAVE}/web/search").respond(json=fixture("brave_web.json"))
     news = configured.get(f"{BRAVE}/news/search").respond(json=fixture("brave_news.json"))
-    out = validate_output("search_web", call("search_web", q="budapest tram network history", filetype="pdf",
-                                             after="2024-01-01", before="2024-06-30", gl="hu"))
+    out = validate_output(
+        "search_web",
+        call(
+            "search_web",
+            q="budapest tram network history",
+            filetype="pdf",
+            after="2024-01-01",
+            before="2024-06-30",
+            gl="hu",
+        ),
+    )
     params = web.calls.last.request.url.params
     assert params["q"] == out["q_effective"] == "budapest tram network history filetype:pdf"
     assert params["freshness"] == "2024-01-01to2024-06-30" and params["country"] == "HU"
@@ -88,7 +117,9 @@ def test_brave_is_selectable(configured: respx.MockRouter, monkeypatch: pytest.M
     assert got["news"][0]["source"] == "news.example.com" and got["count"] == 1
 
 
-@pytest.mark.parametrize(("status", "code"), [(401, "upstream_unavailable"), (429, "rate_limited"), (502, "upstream_unavailable")])
+@pytest.mark.parametrize(
+    ("status", "code"), [(401, "upstream_unavailable"), (429, "rate_limited"), (502, "upstream_unavailable")]
+)
 def test_provider_errors_are_results(configured: respx.MockRouter, status: int, code: str) -> None:
     configured.post(f"{SERPER}/search").respond(status)
     out = call("search_web", q="anything")
@@ -101,7 +132,9 @@ def test_provider_unreachable(configured: respx.MockRouter) -> None:
     assert call("search_web", q="anything")["code"] == "upstream_unavailable"
 
 
-def test_without_keys_tools_name_the_missing_setting(aws: None, monkeypatch: pytest.MonkeyPatch, validate_output: Any) -> None:
+def test_without_keys_tools_name_the_missing_setting(
+    aws: None, monkeypatch: pytest.MonkeyPatch, validate_output: Any
+) -> None:
     for env in ("SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER", "SEARCH_PROVIDER", "LLM_PROVIDER"):
         monkeypatch.delenv(env, raising=False)
     for tool in ("search_web", "search_news"):
@@ -114,7 +147,9 @@ def test_without_keys_tools_name_the_missing_setting(aws: None, monkeypatch: pyt
     assert status["missing_settings"] == ["SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"]
 
 
-def test_missing_parameter_is_upstream_unavailable(configured: respx.MockRouter, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_parameter_is_upstream_unavailable(
+    configured: respx.MockRouter, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SEARCH_API_KEY_PARAMETER", "/mcp/test/absent")
     out = call("search_web", q="x")
     assert out["code"] == "upstream_unavailable" and "SEARCH_API_KEY_PARAMETER" in out["error"]
@@ -133,7 +168,9 @@ def test_search_fetch_caches_pages(configured: respx.MockRouter, site: LocalSite
     first = validate_output("search_fetch", call("search_fetch", url=site.url("/a"), max_length=50))
     assert first["kind"] == "html" and first["cached"] is False and first["truncated"] is True
     assert first["next_start_index"] == 50 and first["title"] == "Local article"
-    second = validate_output("search_fetch", call("search_fetch", url=site.url("/a"), start_index=50, max_length=10_000))
+    second = validate_output(
+        "search_fetch", call("search_fetch", url=site.url("/a"), start_index=50, max_length=10_000)
+    )
     assert second["cached"] is True and second["truncated"] is False
     assert [path for path, _ in site.requests].count("/a") == 1
     assert (first["content"] + second["content"]).startswith("# Local article")
@@ -146,7 +183,9 @@ def test_search_fetch_sends_pdfs_to_docs(configured: respx.MockRouter, site: Loc
     assert call("search_fetch", url="file:///etc/passwd")["code"] == "invalid_arguments"
 
 
-def test_summary_with_gemini_treats_the_page_as_data(configured: respx.MockRouter, site: LocalSite, validate_output: Any) -> None:
+def test_summary_with_gemini_treats_the_page_as_data(
+    configured: respx.MockRouter, site: LocalSite, validate_output: Any
+) -> None:
     site.routes["/a"] = Reply(body=ARTICLE.encode())
     route = configured.post(GEMINI).respond(json=fixture("gemini_generate.json"))
     out = validate_output("search_fetch_summary", call("search_fetch_summary", url=site.url("/a"), focus="guards"))
@@ -177,8 +216,9 @@ def test_summary_llm_failure_is_a_result(configured: respx.MockRouter, site: Loc
     assert out["code"] == "upstream_unavailable" and "SAFETY" in out["error"]
 
 
-def test_summary_with_bedrock_converse(configured: respx.MockRouter, site: LocalSite, monkeypatch: pytest.MonkeyPatch,
-                                       validate_output: Any) -> None:
+def test_summary_with_bedrock_converse(
+    configured: respx.MockRouter, site: LocalSite, monkeypatch: pytest.MonkeyPatch, validate_output: Any
+) -> None:
     site.routes["/a"] = Reply(body=ARTICLE.encode())
     client = boto3.client("bedrock-runtime", region_name="us-east-1")
     stubber = Stubber(client)
@@ -189,7 +229,9 @@ def test_summary_with_bedrock_converse(configured: respx.MockRouter, site: Local
         "inferenceConfig": {"maxTokens": 900, "temperature": 0.2},
     }
     stubber.add_response("converse", fixture("bedrock_converse.json"), expected)
-    monkeypatch.setattr(pages, "llm_from_env", lambda: BedrockClient(model_id="amazon.nova-lite-v1:0", boto3_client=client))
+    monkeypatch.setattr(
+        pages, "llm_from_env", lambda: BedrockClient(model_id="amazon.nova-lite-v1:0", boto3_client=client)
+    )
     with stubber:
         out = validate_output("search_fetch_summary", call("search_fetch_summary", url=site.url("/a"), lang="hu"))
     stubber.assert_no_pending_responses()

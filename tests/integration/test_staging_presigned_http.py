@@ -9,9 +9,9 @@ import boto3
 import httpx
 import pytest
 from moto.server import ThreadedMotoServer
-from staging_service.app import app
 
 from mcp_platform import staging_store
+from staging_service.app import app
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -8,9 +8,9 @@ from typing import Any
 
 import boto3
 import pytest
-from staging_service.app import app
 
 from mcp_platform import staging_store
+from staging_service.app import app
 from staging_support import BUCKET, staging_bucket  # noqa: F401 - fixture
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x02" * 64

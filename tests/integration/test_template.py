@@ -13,12 +13,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from localdev import template
 from mcp_platform.dispatch import ServiceReply
-from mcp_platform.registry import Registry
+
+if TYPE_CHECKING:
+    from mcp_platform.registry import Registry
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).with_name("wiring_harness.py")
@@ -53,7 +56,12 @@ def _invoke(wiring: template.FunctionWiring, event: Path) -> object:
     env.pop("AWS_ENDPOINT_URL", None)
     run = subprocess.run(
         [sys.executable, str(HARNESS), wiring.logical_id, str(event)],
-        capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
     )
     assert run.returncode == 0, run.stderr[-4000:]
     return json.loads(run.stdout.strip().splitlines()[-1])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+
 import pytest
 
 from mcp_platform.errors import ToolError
@@ -31,7 +32,9 @@ def test_a_hostname_resolving_to_a_private_address_is_refused_before_connecting(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     connects: list[object] = []
-    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.7", 80))])
+    monkeypatch.setattr(
+        socket, "getaddrinfo", lambda *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.7", 80))]
+    )
     monkeypatch.setattr(socket, "create_connection", lambda *a, **k: connects.append(a))
     with pytest.raises(ToolError) as info:
         download("http://intranet.example/", client=guarded_client())
@@ -42,7 +45,9 @@ def test_a_hostname_resolving_to_a_private_address_is_refused_before_connecting(
 
 def test_any_private_answer_among_several_refuses_the_host(monkeypatch: pytest.MonkeyPatch) -> None:
     answers = [("93.184.215.14", 80), ("169.254.169.254", 80)]
-    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", s) for s in answers])
+    monkeypatch.setattr(
+        socket, "getaddrinfo", lambda *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", s) for s in answers]
+    )
     with pytest.raises(ToolError, match="cloud metadata"):
         download("http://mixed.example/", client=guarded_client())
 
@@ -156,7 +161,9 @@ def test_user_agent_names_the_platform_and_contact(monkeypatch: pytest.MonkeyPat
 
 # ---------------------------------------------------------------- robots.txt
 def test_robots_disallow_is_honoured(site: LocalSite) -> None:
-    site.routes["/robots.txt"] = Reply(body=b"User-agent: McpPlatformFetch\nDisallow: /private\n", headers={"Content-Type": "text/plain"})
+    site.routes["/robots.txt"] = Reply(
+        body=b"User-agent: McpPlatformFetch\nDisallow: /private\n", headers={"Content-Type": "text/plain"}
+    )
     site.routes["/private/x"] = Reply(body=b"secret")
     site.routes["/public"] = Reply(body=b"fine", headers={"Content-Type": "text/plain"})
     rules = RobotsRules(client=guarded_client())
@@ -175,7 +182,7 @@ def test_robots_status_rules(site: LocalSite, status: int, allowed: bool) -> Non
     if allowed:
         rules(site.url("/page"))
     else:
-        with pytest.raises(ToolError, match="robots.txt does not allow"):
+        with pytest.raises(ToolError, match=r"robots\.txt does not allow"):
             rules(site.url("/page"))
 
 
@@ -207,7 +214,11 @@ def test_text_and_json_pass_through(site: LocalSite) -> None:
     [
         ("application/pdf", b"%PDF-1.7 ...", WebErrorCode.PDF_USE_DOCS),
         ("application/octet-stream", b"%PDF-1.4 ...", WebErrorCode.PDF_USE_DOCS),
-        ("application/vnd.openxmlformats-officedocument.wordprocessingml.document", b"PK\x03\x04", WebErrorCode.PDF_USE_DOCS),
+        (
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            b"PK\x03\x04",
+            WebErrorCode.PDF_USE_DOCS,
+        ),
         ("image/png", b"\x89PNG\r\n\x1a\n\x00", WebErrorCode.UNSUPPORTED_CONTENT),
         ("application/octet-stream", b"\x00\x01\x02", WebErrorCode.UNSUPPORTED_CONTENT),
     ],
@@ -222,7 +233,9 @@ def test_documents_and_binaries_are_clear_errors(site: LocalSite, content_type: 
 
 
 def test_html_without_content_is_a_clear_error(site: LocalSite) -> None:
-    site.routes["/empty"] = Reply(body=b"<html><head><title>t</title></head><body><script>var a = 1;</script></body></html>")
+    site.routes["/empty"] = Reply(
+        body=b"<html><head><title>t</title></head><body><script>var a = 1;</script></body></html>"
+    )
     with pytest.raises(ToolError) as info:
         fetch_page(site.url("/empty"), client=guarded_client())
     assert _code(info) == WebErrorCode.NO_CONTENT

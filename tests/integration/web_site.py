@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from mcp_platform.web.addresses import ALLOW_LOOPBACK_ENV
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 
 @dataclass
@@ -42,7 +43,7 @@ class LocalSite:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.0"
 
-            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+            def do_GET(self) -> None:
                 site.requests.append((self.path, dict(self.headers.items())))
                 route = site.routes.get(self.path) or site.routes.get(self.path.split("?")[0])
                 reply = route() if callable(route) else route or Reply(404, b"not found")

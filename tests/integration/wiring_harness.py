@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT))  # the harness itself (localdev.template), after the function's own paths
 
-from localdev import environment, template  # noqa: E402
-from localdev.context import LambdaContext  # noqa: E402
+from localdev import environment, template
+from localdev.context import LambdaContext
 
 
 def main(logical_id: str, event_file: str) -> None:

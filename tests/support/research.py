@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import jsonschema
-from research_service.app import app
 
 from mcp_platform.contracts.research import seed
+from research_service.app import app
 
 if TYPE_CHECKING:
     from mcp_platform.dispatch import ServiceReply

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,12 +22,13 @@ from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter
 from mcp_platform.registry import Annotations, Registry, ToolSpec, load_registry
-
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies, Gateway
 from mcp_router.http import HttpRequest, HttpResponse
-from mcp_router.invoker import Invoker
 from mcp_router.settings import RouterSettings
+
+if TYPE_CHECKING:
+    from mcp_router.invoker import Invoker
 
 MODERN = "2026-07-28"
 JSON_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}

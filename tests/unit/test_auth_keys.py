@@ -12,9 +12,7 @@ from mcp_platform.auth.keys import display_prefix, generate_key, hash_key, is_we
 from mcp_platform.auth.memory import MemoryAccountStore
 from mcp_platform.auth.store import ApiKeyRecord
 from mcp_platform.billing.memory import MemoryLedger
-
 from mcp_router.auth import KeyAuthenticator, extract_key
-
 from tests.support.clock import Clock
 
 

@@ -12,7 +12,6 @@ from mcp_platform.billing.ledger import EntryKind
 from mcp_platform.billing.memory import MemoryLedger
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import error_object
-
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
 from tests.support.router import (

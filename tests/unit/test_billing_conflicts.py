@@ -49,10 +49,16 @@ def test_a_conflicting_transaction_is_retried_until_it_goes_through(monkeypatch:
 def test_an_insufficient_balance_is_not_retried() -> None:
     ledger, stubber = _ledger()
     _cancelled(stubber, "ConditionalCheckFailed", "None")
-    stubber.add_response("get_item", {"Item": {"balance": {"N": "2"}}}, {
-        "TableName": "Accounts", "Key": {"account_id": {"S": "acct"}}, "ProjectionExpression": "balance",
-        "ConsistentRead": True,
-    })
+    stubber.add_response(
+        "get_item",
+        {"Item": {"balance": {"N": "2"}}},
+        {
+            "TableName": "Accounts",
+            "Key": {"account_id": {"S": "acct"}},
+            "ProjectionExpression": "balance",
+            "ConsistentRead": True,
+        },
+    )
     with stubber, pytest.raises(InsufficientCreditsError) as info:
         ledger.reserve("acct", 3, tool="t", request_id="r")
     assert (info.value.balance, info.value.price) == (2, 3)

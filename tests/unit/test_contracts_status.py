@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from mcp_platform.contracts._common import STATUS_OUTPUT, status_output_schema, status_tool
-from mcp_platform.registry import Registry
+
+if TYPE_CHECKING:
+    from mcp_platform.registry import Registry
 
 
 def test_every_status_tool_takes_nothing_is_free_and_reports_ok(registry: Registry) -> None:
     status_tools = [spec for spec in registry if spec.name.endswith("_status")]
-    assert {spec.service for spec in status_tools} >= {"fetch", "search", "docs", "staging", "img", "pdf", "qr",
-                                                       "validate"}
+    assert {spec.service for spec in status_tools} >= {
+        "fetch",
+        "search",
+        "docs",
+        "staging",
+        "img",
+        "pdf",
+        "qr",
+        "validate",
+    }
     for spec in status_tools:
         assert spec.name == f"{spec.service}_status"
         assert spec.input_schema == {"additionalProperties": False, "properties": {}, "type": "object"}, spec.name

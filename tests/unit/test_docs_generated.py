@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 import jsonschema
 
 from mcp_platform import docs
-from mcp_platform.registry import Registry
-
 from tests.support.router import fake_registry, fake_spec
+
+if TYPE_CHECKING:
+    from mcp_platform.registry import Registry
 
 
 def _registry() -> Registry:

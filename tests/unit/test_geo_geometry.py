@@ -28,8 +28,18 @@ def test_bounding_box_splits_at_the_antimeridian_and_covers_poles() -> None:
     assert bounding_boxes(89.5, 0.0, 200) == [(pytest.approx(87.7, abs=0.1), 90.0, -180.0, 180.0)]
 
 
-@pytest.mark.parametrize(("km", "category"), [(0, "direct_coastal"), (5, "direct_coastal"), (5.1, "coastal"),
-                                              (15, "coastal"), (50, "near_coast"), (50.1, "inland"), (None, "inland")])
+@pytest.mark.parametrize(
+    ("km", "category"),
+    [
+        (0, "direct_coastal"),
+        (5, "direct_coastal"),
+        (5.1, "coastal"),
+        (15, "coastal"),
+        (50, "near_coast"),
+        (50.1, "inland"),
+        (None, "inland"),
+    ],
+)
 def test_coastal_category_thresholds(km: float | None, category: str) -> None:
     assert coastal_category(km) == category
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter, RateDecision
-
 from tests.support.clock import Clock
 
 

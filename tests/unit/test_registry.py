@@ -84,3 +84,9 @@ def test_price_may_depend_on_arguments() -> None:
     assert spec.billed
     assert spec.price_for(_Args(title="t", limit=3)) == 6
     assert not _spec().billed
+
+
+def test_web_package_exports_exactly_its_lazy_names() -> None:
+    from mcp_platform import web
+
+    assert sorted(web.__all__) == sorted(web._EXPORTS)

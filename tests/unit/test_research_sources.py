@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from research_service.sources import confidence, publisher, source_type
 
 

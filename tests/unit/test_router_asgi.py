@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 import anyio
 import httpx
 import pytest
 
 from mcp_platform.jsonrpc import HEADER_MISMATCH
-
 from mcp_router.asgi import GatewayApp
 from mcp_router.settings import RouterSettings
 from tests.support.router import MODERN, Platform, message, platform, with_meta
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator
 
 CAP = 4096
 

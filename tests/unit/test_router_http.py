@@ -8,7 +8,6 @@ import pytest
 
 from mcp_platform.auth.store import Account
 from mcp_platform.jsonrpc import INVALID_REQUEST, PARSE_ERROR
-
 from mcp_router.settings import RouterSettings
 from mcp_router.transport import TRANSPORT_ERROR
 from tests.support.router import Platform, assert_rpc_error, body, message, notification, platform

@@ -10,7 +10,6 @@ import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeoutError
 
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
-
 from mcp_router.invoker import LambdaInvoker
 
 REQUEST = ServiceRequest(tool="fake_a", arguments={"text": "hi"}, account_id="acct", request_id="r1")

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import base64
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import pytest
 
 from mcp_platform.jsonrpc import INVALID_PARAMS
-from mcp_platform.registry import Registry
-
 from mcp_router.settings import RouterSettings
 from tests.support.router import (
     Platform,
@@ -22,6 +20,9 @@ from tests.support.router import (
     message,
     platform,
 )
+
+if TYPE_CHECKING:
+    from mcp_platform.registry import Registry
 
 PAGE = 3
 
@@ -62,9 +63,7 @@ def _all_pages(plat: Platform) -> tuple[list[str], int]:
 def test_every_tool_has_the_published_shape() -> None:
     plat = platform()
     tools = plat.rpc("tools/list")["tools"]
-    assert [t["name"] for t in tools] == [spec.name for spec in plat.deps.registry if not spec.preview][
-        : len(tools)
-    ]
+    assert [t["name"] for t in tools] == [spec.name for spec in plat.deps.registry if not spec.preview][: len(tools)]
     for tool in tools:
         assert set(tool) >= {"name", "title", "description", "inputSchema", "outputSchema", "annotations"}
         assert tool["title"] and tool["description"]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from mcp_platform.errors import ToolError
-from mcp_platform.registry import Registry
+
+if TYPE_CHECKING:
+    from mcp_platform.registry import Registry
 
 SEEDS = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "seeds" / "web_tools.json").read_text())
 
@@ -75,6 +77,11 @@ def test_summary_argument_rules(registry: Registry, arguments: dict[str, Any], m
 def test_prices(registry: Registry) -> None:
     prices = {spec.name: spec.price for spec in registry if spec.service in ("fetch", "search")}
     assert prices == {
-        "fetch": 1, "fetch_status": 0, "search_web": 2, "search_news": 2, "search_fetch": 1,
-        "search_fetch_summary": 6, "search_status": 0,
+        "fetch": 1,
+        "fetch_status": 0,
+        "search_web": 2,
+        "search_news": 2,
+        "search_fetch": 1,
+        "search_fetch_summary": 6,
+        "search_status": 0,
     }

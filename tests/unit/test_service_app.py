@@ -10,7 +10,6 @@ from pydantic import BaseModel
 
 from mcp_platform.errors import ToolError
 from mcp_platform.service import CallContext, ServiceApp, ToolOutput
-
 from tests.support.router import FakeInput, fake_registry, fake_spec
 
 REGISTRY = fake_registry(fake_spec("fake_a"), fake_spec("fake_b"), with_hello=False)
@@ -135,7 +134,9 @@ def test_a_tool_error_may_carry_extras_named_message_and_error() -> None:
     """Seed 004's toolError has `message` (the text) and `error` (a machine code) beside the platform's fields."""
 
     def fail(_a: FakeInput, _c: CallContext) -> dict[str, Any]:
-        raise ToolError("deep needs preview", "preview_required", error="preview_required", message="deep needs preview")
+        raise ToolError(
+            "deep needs preview", "preview_required", error="preview_required", message="deep needs preview"
+        )
 
     assert _app(fail).handle(_payload()).structured_content == {
         "error": "preview_required",

@@ -43,7 +43,9 @@ def _head_ok(stubber: Stubber, size: int = 3) -> None:
 @pytest.mark.parametrize(("code", "status"), [("403", 403), ("AccessDenied", 403), ("404", 404), ("NoSuchKey", 404)])
 def test_head_denied_or_missing_is_not_found(stubbed: tuple[StagingStore, Stubber], code: str, status: int) -> None:
     store, stubber = stubbed
-    stubber.add_client_error("head_object", code, http_status_code=status, expected_params={"Bucket": BUCKET, "Key": KEY})
+    stubber.add_client_error(
+        "head_object", code, http_status_code=status, expected_params={"Bucket": BUCKET, "Key": KEY}
+    )
     with pytest.raises(ToolError) as info:
         store.head(ACCOUNT, ID)
     assert info.value.code == "not_found"

@@ -1,8 +1,7 @@
 """Lambda entry of the docs service (template: `docs_service.app.handler`)."""
 
-from mcp_platform.service import ServiceApp
-
 from docs_service.extraction import docs_extract, docs_status
+from mcp_platform.service import ServiceApp
 
 app = ServiceApp("docs", {"docs_extract": docs_extract, "docs_status": docs_status})
 handler = app.lambda_handler

@@ -6,14 +6,13 @@ import os
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
+from docs_service.readers import NO_TEXT, READERS, Document, sniff_kind
 from mcp_platform import staging_store
 from mcp_platform.contracts.docs import parse_pages
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.web import FetchLimits, download, extract, paginate
 from mcp_platform.web.robots import RobotsRules
 from mcp_platform.web.text import decode_body
-
-from docs_service.readers import NO_TEXT, READERS, Document, sniff_kind
 
 if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
@@ -36,8 +35,12 @@ def _load(arguments: DocsExtractInput, ctx: CallContext) -> tuple[bytes, str]:
         obj, data = staging_store.default_store().read(ctx.account_id, arguments.staging_id, max_bytes())
         return data, obj.media_type
     limits = FetchLimits.from_env().within(ctx.seconds_left() - 5.0)
-    got = download(str(arguments.url), limits=FetchLimits(max_bytes(), limits.connect_timeout, limits.total_timeout),
-                   accept=_ACCEPT, allowed=_robots)
+    got = download(
+        str(arguments.url),
+        limits=FetchLimits(max_bytes(), limits.connect_timeout, limits.total_timeout),
+        accept=_ACCEPT,
+        allowed=_robots,
+    )
     return got.body, got.content_type
 
 
@@ -57,7 +60,9 @@ def _select(units: list[str], spec: str | None) -> list[str]:
     chosen = []
     for start, end in parse_pages(spec):
         if start > len(units):
-            raise ToolError(f"pages: {start} is past the end (the document has {len(units)})", ErrorCode.INVALID_ARGUMENTS)
+            raise ToolError(
+                f"pages: {start} is past the end (the document has {len(units)})", ErrorCode.INVALID_ARGUMENTS
+            )
         chosen.extend(units[start - 1 : min(end, len(units))])
     return chosen
 

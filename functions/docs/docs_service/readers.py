@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mcp_platform.errors import ToolError
 from mcp_platform.web import WebErrorCode
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 ENCRYPTED = "encrypted_document"
 CORRUPT = "corrupt_document"
@@ -38,16 +41,21 @@ def sniff_kind(data: bytes, content_type: str) -> str:
     if data[:8] == _OLE:
         raise ToolError(
             "the file is an encrypted Office document or a legacy .doc/.xls/.ppt; save it unencrypted as "
-            "docx/xlsx/pptx", ENCRYPTED,
+            "docx/xlsx/pptx",
+            ENCRYPTED,
         )
     if data[:4] == b"PK\x03\x04":
         return _office_kind(data)
-    if content_type in ("text/html", "application/xhtml+xml") or data.lstrip()[:15].lower().startswith((b"<!doctype html", b"<html")):
+    if content_type in ("text/html", "application/xhtml+xml") or data.lstrip()[:15].lower().startswith(
+        (b"<!doctype html", b"<html")
+    ):
         return "html"
     if (content_type.startswith("text/") or not content_type) and b"\x00" not in data[:4096]:
         return "txt"
-    raise ToolError(f"unsupported document type {content_type or 'unknown'}: docs reads PDF, DOCX, XLSX, PPTX, HTML, text",
-                    UNSUPPORTED)
+    raise ToolError(
+        f"unsupported document type {content_type or 'unknown'}: docs reads PDF, DOCX, XLSX, PPTX, HTML, text",
+        UNSUPPORTED,
+    )
 
 
 def _office_kind(data: bytes) -> str:
@@ -166,5 +174,8 @@ def markdown_table(rows: list[list[str]]) -> str:
 
 
 READERS: dict[str, Callable[[bytes], Document]] = {
-    "pdf": read_pdf, "docx": read_docx, "xlsx": read_xlsx, "pptx": read_pptx,
+    "pdf": read_pdf,
+    "docx": read_docx,
+    "xlsx": read_xlsx,
+    "pptx": read_pptx,
 }

@@ -1,8 +1,7 @@
 """Lambda entry of the fetch service (template: `fetch_service.app.handler`)."""
 
-from mcp_platform.service import ServiceApp
-
 from fetch_service.pages import fetch, fetch_status
+from mcp_platform.service import ServiceApp
 
 app = ServiceApp("fetch", {"fetch": fetch, "fetch_status": fetch_status})
 handler = app.lambda_handler

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from mcp_platform.contracts.geo import Admin1ListInput, Admin2ListInput, AdminGetInput
-from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.service import CallContext
+from typing import TYPE_CHECKING, Any
 
 from geo_service.entities import COLUMNS, to_entity
 from geo_service.lookup import by_id
 from geo_service.store import get_db
+from mcp_platform.errors import ErrorCode, ToolError
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts.geo import Admin1ListInput, Admin2ListInput, AdminGetInput
+    from mcp_platform.service import CallContext
 
 
 def _list(level: str, country_code: str, admin1_code: str | None, limit: int) -> dict[str, Any]:
     clause, params = ("AND e.admin1_code = ?", [admin1_code]) if admin1_code else ("", [])
     rows = get_db().all(
-        f"SELECT {COLUMNS} FROM entity e WHERE e.entity_type = ? AND e.country_code = ? {clause}"  # noqa: S608
+        f"SELECT {COLUMNS} FROM entity e WHERE e.entity_type = ? AND e.country_code = ? {clause}"
         " ORDER BY e.name LIMIT ?",
         [level, country_code, *params, limit],
     )
@@ -32,11 +33,12 @@ def _get(level: str, args: AdminGetInput) -> dict[str, Any]:
         return {level: to_entity(by_id(db, args.geoname_id, level), full=True)}
     cc, _, rest = (args.admin_code or "").partition(".")
     code = f"{cc.upper()}.{rest}"
-    row = db.one(f"SELECT {COLUMNS} FROM entity e WHERE e.admin_code = ? AND e.entity_type = ?", (code, level))  # noqa: S608
+    row = db.one(f"SELECT {COLUMNS} FROM entity e WHERE e.admin_code = ? AND e.entity_type = ?", (code, level))
     if row is None:
         shape = "CC.A1 (e.g. IT.03)" if level == "admin1" else "CC.A1.A2 (e.g. IT.07.RM)"
-        raise ToolError(f"admin_code: no {level} has code {code!r}; {level} codes look like {shape}",
-                        ErrorCode.NOT_FOUND)
+        raise ToolError(
+            f"admin_code: no {level} has code {code!r}; {level} codes look like {shape}", ErrorCode.NOT_FOUND
+        )
     return {level: to_entity(row, full=True)}
 
 

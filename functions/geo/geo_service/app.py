@@ -1,8 +1,7 @@
 """Lambda entry of the geo service (template: `geo_service.app.handler`)."""
 
-from mcp_platform.service import ServiceApp
-
 from geo_service import admin, catalogue, cities, countries, places, search, spatial
+from mcp_platform.service import ServiceApp
 
 app = ServiceApp(
     "geo",

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from mcp_platform.contracts._common import StatusInput
-from mcp_platform.contracts.geo import ENTITY_TYPES, PLACE_KINDS, NoArgs
-from mcp_platform.service import CallContext
+from typing import TYPE_CHECKING, Any
 
 from geo_service.store import get_db
+from mcp_platform.contracts.geo import ENTITY_TYPES, PLACE_KINDS, NoArgs
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts._common import StatusInput
+    from mcp_platform.service import CallContext
 
 
 def status(_args: StatusInput, _ctx: CallContext) -> dict[str, Any]:

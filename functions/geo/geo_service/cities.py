@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from mcp_platform.contracts.geo import (
-    CitiesSearchInput,
-    CoastalCitiesInput,
-    MarineGetInput,
-    NearestMarineInput,
-    RegionCitiesInput,
-)
-from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.service import CallContext
+from typing import TYPE_CHECKING, Any
 
 from geo_service import lookup
 from geo_service.entities import COLUMNS, payload, to_entity
 from geo_service.store import get_db
+from mcp_platform.errors import ErrorCode, ToolError
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts.geo import (
+        CitiesSearchInput,
+        CoastalCitiesInput,
+        MarineGetInput,
+        NearestMarineInput,
+        RegionCitiesInput,
+    )
+    from mcp_platform.service import CallContext
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def search_cities(f: CityFilter, limit: int) -> list[dict[str, Any]]:
         clauses.append("e.geoname_id IN (SELECT rowid FROM name_fts WHERE name_fts MATCH ?)")
         params.append(match or '""')
     rows = get_db().all(
-        f"SELECT {COLUMNS} FROM entity e WHERE {' AND '.join(clauses)} ORDER BY e.population DESC LIMIT ?",  # noqa: S608
+        f"SELECT {COLUMNS} FROM entity e WHERE {' AND '.join(clauses)} ORDER BY e.population DESC LIMIT ?",
         [*params, limit],
     )
     if not rows:
@@ -96,8 +97,9 @@ def nearest_marine(args: NearestMarineInput, _ctx: CallContext) -> dict[str, Any
     city = lookup.by_id_or_name(db, args.geoname_id, args.city_query, "city", "city_query")
     facts = payload(city)
     if "nearest_marine_geoname_id" not in facts:
-        raise ToolError(f"{city['name']} has no sea, bay or gulf within 3000 km in the geo database",
-                        ErrorCode.NOT_FOUND)
+        raise ToolError(
+            f"{city['name']} has no sea, bay or gulf within 3000 km in the geo database", ErrorCode.NOT_FOUND
+        )
     marine = lookup.by_id(db, facts["nearest_marine_geoname_id"], "marine")
     out = {
         "city": {k: city[k] for k in ("geoname_id", "name", "country_code", "latitude", "longitude")

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from mcp_platform.contracts.geo import CountryGetInput, CountryInput, CountryListInput
-from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.service import CallContext
+from typing import TYPE_CHECKING, Any
 
 from geo_service.entities import COLUMNS, payload, to_entity
 from geo_service.lookup import by_id
 from geo_service.store import GeoDb, get_db
+from mcp_platform.errors import ErrorCode, ToolError
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts.geo import CountryGetInput, CountryInput, CountryListInput
+    from mcp_platform.service import CallContext
 
 
 def country_row(db: GeoDb, iso2: str) -> Any:
-    row = db.one(f"SELECT {COLUMNS} FROM entity e WHERE e.iso2 = ? AND e.entity_type = 'country'", (iso2,))  # noqa: S608
+    row = db.one(f"SELECT {COLUMNS} FROM entity e WHERE e.iso2 = ? AND e.entity_type = 'country'", (iso2,))
     if row is None:
         raise ToolError(f"iso2: no country has the code {iso2!r}; geo_country_list lists them", ErrorCode.NOT_FOUND)
     return row
@@ -29,7 +30,7 @@ def country_get(args: CountryGetInput, _ctx: CallContext) -> dict[str, Any]:
 def country_list(args: CountryListInput, _ctx: CallContext) -> dict[str, Any]:
     clause, params = ("AND e.continent_code = ?", [args.continent_code]) if args.continent_code else ("", [])
     rows = get_db().all(
-        f"SELECT {COLUMNS} FROM entity e WHERE e.entity_type = 'country' {clause} ORDER BY e.name LIMIT ?",  # noqa: S608
+        f"SELECT {COLUMNS} FROM entity e WHERE e.entity_type = 'country' {clause} ORDER BY e.name LIMIT ?",
         [*params, args.limit],
     )
     if not rows:
@@ -46,7 +47,7 @@ def neighbours(args: CountryInput, _ctx: CallContext) -> dict[str, Any]:
     country = country_row(db, args.iso2)
     codes = payload(country).get("neighbours", [])
     rows = db.all(
-        f"SELECT {COLUMNS} FROM entity e WHERE e.entity_type = 'country'"  # noqa: S608
+        f"SELECT {COLUMNS} FROM entity e WHERE e.entity_type = 'country'"
         f" AND e.iso2 IN ({','.join('?' * len(codes))}) ORDER BY e.name",
         codes,
     ) if codes else []  # fmt: skip

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Any
-
-from mcp_platform.errors import ErrorCode, ToolError
+from typing import TYPE_CHECKING, Any
 
 from geo_service.entities import COLUMNS, TYPE_ORDER_SQL
-from geo_service.store import GeoDb
 from geo_service.text import exact_key, fold, words
+from mcp_platform.errors import ErrorCode, ToolError
+
+if TYPE_CHECKING:
+    from geo_service.store import GeoDb
 
 _FUZZY_CANDIDATES = 100
 _RARE_TRIGRAMS = 6
@@ -44,7 +45,7 @@ class Filters:
 
 
 def by_id(db: GeoDb, geoname_id: int, entity_type: str | None = None) -> Any:
-    row = db.one(f"SELECT {COLUMNS} FROM entity e WHERE e.geoname_id = ?", (geoname_id,))  # noqa: S608
+    row = db.one(f"SELECT {COLUMNS} FROM entity e WHERE e.geoname_id = ?", (geoname_id,))
     if row is None:
         raise ToolError(f"geoname_id {geoname_id} is not in the geo database", ErrorCode.NOT_FOUND)
     if entity_type is not None and row["entity_type"] != entity_type:
@@ -62,7 +63,7 @@ def resolve(db: GeoDb, query: str, filters: Filters, limit: int) -> list[Any]:
     where, params = filters.sql()
     keys = list(dict.fromkeys((exact_key(query), fold(query))))
     rows = db.all(
-        f"SELECT {COLUMNS}, MIN(k.kind) AS tier FROM name_key k JOIN entity e ON e.geoname_id = k.geoname_id"  # noqa: S608
+        f"SELECT {COLUMNS}, MIN(k.kind) AS tier FROM name_key k JOIN entity e ON e.geoname_id = k.geoname_id"
         f" WHERE k.key IN ({','.join('?' * len(keys))}){where} GROUP BY e.geoname_id"
         f" ORDER BY tier, {TYPE_ORDER_SQL}, e.population DESC LIMIT ?",
         [*keys, *params, limit],
@@ -81,7 +82,7 @@ def _by_code(db: GeoDb, code: str, filters: Filters, limit: int) -> list[Any]:
     where, params = filters.sql()
     if len(code) == 3 and filters.admits("place", "airport"):
         airports = db.all(
-            f"SELECT {COLUMNS} FROM entity e WHERE e.iata = ? AND e.entity_type = 'place'{where}"  # noqa: S608
+            f"SELECT {COLUMNS} FROM entity e WHERE e.iata = ? AND e.entity_type = 'place'{where}"
             " ORDER BY e.place_kind = 'airport' DESC LIMIT ?",
             [code, *params, limit],
         )
@@ -90,7 +91,7 @@ def _by_code(db: GeoDb, code: str, filters: Filters, limit: int) -> list[Any]:
     if filters.admits("country"):
         column = "iso2" if len(code) == 2 else "iso3"
         return db.all(
-            f"SELECT {COLUMNS} FROM entity e WHERE e.{column} = ? AND e.entity_type = 'country'{where}",  # noqa: S608
+            f"SELECT {COLUMNS} FROM entity e WHERE e.{column} = ? AND e.entity_type = 'country'{where}",
             [code, *params],
         )
     return []
@@ -103,7 +104,7 @@ def _prefix(db: GeoDb, query: str, filters: Filters, limit: int) -> list[Any]:
         return []
     where, params = filters.sql()
     return db.all(
-        f"SELECT {COLUMNS} FROM entity e WHERE e.geoname_id IN (SELECT rowid FROM name_fts WHERE name_fts MATCH ?)"  # noqa: S608
+        f"SELECT {COLUMNS} FROM entity e WHERE e.geoname_id IN (SELECT rowid FROM name_fts WHERE name_fts MATCH ?)"
         f"{where} ORDER BY {TYPE_ORDER_SQL}, e.population DESC LIMIT ?",
         [match, *params, limit],
     )
@@ -114,14 +115,14 @@ def fuzzy(db: GeoDb, query: str, filters: Filters, limit: int) -> list[tuple[Any
     folded = fold(query)
     grams = sorted({folded[i : i + 3] for i in range(len(folded) - 2)} - {""})
     # The rarest trigrams keep the candidate lists short; a typo spoils at most three of them.
-    known = db.all(f"SELECT term FROM name_tri_vocab WHERE term IN ({','.join('?' * len(grams))}) ORDER BY doc",  # noqa: S608
+    known = db.all(f"SELECT term FROM name_tri_vocab WHERE term IN ({','.join('?' * len(grams))}) ORDER BY doc",
                    grams) if grams else []  # fmt: skip
     rare = [row[0].replace('"', '""') for row in known[:_RARE_TRIGRAMS]]
     if not rare:
         return []
     where, params = filters.sql()
     candidates = db.all(
-        f"SELECT {COLUMNS}, e.name_en FROM (SELECT rowid, rank FROM name_tri WHERE name_tri MATCH ?"  # noqa: S608
+        f"SELECT {COLUMNS}, e.name_en FROM (SELECT rowid, rank FROM name_tri WHERE name_tri MATCH ?"
         f" ORDER BY rank LIMIT ?) t JOIN entity e ON e.geoname_id = t.rowid WHERE 1{where}",
         [" OR ".join(f'"{g}"' for g in rare), _FUZZY_CANDIDATES, *params],
     )
@@ -135,7 +136,7 @@ def words_match(db: GeoDb, query: str, filters: Filters) -> list[Any]:
         return []
     where, params = filters.sql()
     return db.all(
-        f"SELECT {COLUMNS}, e.name_en FROM entity e"  # noqa: S608
+        f"SELECT {COLUMNS}, e.name_en FROM entity e"
         f" WHERE e.geoname_id IN (SELECT rowid FROM name_fts WHERE name_fts MATCH ?){where}"
         " ORDER BY e.population DESC LIMIT ?",
         [match, *params, _WORD_CANDIDATES],

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from mcp_platform.contracts.geo import AirportLookupInput, PlacesSearchInput, RankPlacesInput
-from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.service import CallContext
+from typing import TYPE_CHECKING, Any
 
 from geo_service import lookup
 from geo_service.entities import COLUMNS, to_entity
 from geo_service.spatial import locate, nearby_result
 from geo_service.store import get_db
+from mcp_platform.errors import ErrorCode, ToolError
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts.geo import AirportLookupInput, PlacesSearchInput, RankPlacesInput
+    from mcp_platform.service import CallContext
 
 
 def search_places(
@@ -25,7 +26,7 @@ def search_places(
         where += " AND e.elevation >= ?"
         params.append(min_elevation)
     rows = get_db().all(
-        f"SELECT {COLUMNS} FROM entity e WHERE 1{where}"  # noqa: S608
+        f"SELECT {COLUMNS} FROM entity e WHERE 1{where}"
         " ORDER BY e.elevation IS NULL, e.elevation DESC, e.population DESC LIMIT ?",
         [*params, limit],
     )
@@ -50,7 +51,7 @@ def airport_lookup(args: AirportLookupInput, _ctx: CallContext) -> dict[str, Any
     db = get_db()
     for column, code in (("iata", args.iata), ("icao", args.icao)):
         if code is not None:
-            rows = db.all(f"SELECT {COLUMNS} FROM entity e WHERE e.{column} = ? LIMIT ?", (code, args.limit))  # noqa: S608
+            rows = db.all(f"SELECT {COLUMNS} FROM entity e WHERE e.{column} = ? LIMIT ?", (code, args.limit))
             if not rows:
                 raise ToolError(f"{column}: no airport has the code {code!r}", ErrorCode.NOT_FOUND)
             return {"results": [to_entity(r) for r in rows]}

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from mcp_platform.contracts.geo import GetInput, ResolveInput, SearchInput
-from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.service import CallContext
+from typing import TYPE_CHECKING, Any
 
 from geo_service import lookup
 from geo_service.entities import COLUMNS, to_entity
 from geo_service.similar import vector_index
 from geo_service.store import GeoDb, get_db
 from geo_service.text import fold
+from mcp_platform.errors import ErrorCode, ToolError
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts.geo import GetInput, ResolveInput, SearchInput
+    from mcp_platform.service import CallContext
 
 
 def resolve(args: ResolveInput, _ctx: CallContext) -> dict[str, Any]:
@@ -46,7 +47,7 @@ def semantic_search(args: SearchInput, _ctx: CallContext) -> dict[str, Any]:
         return {**out, "count": len(results), "results": results}
     distance = dict(hits)
     rows = db.all(
-        f"SELECT {COLUMNS} FROM entity e WHERE e.geoname_id IN ({','.join('?' * len(hits))})",  # noqa: S608
+        f"SELECT {COLUMNS} FROM entity e WHERE e.geoname_id IN ({','.join('?' * len(hits))})",
         [gid for gid, _ in hits],
     )
     results = sorted((to_entity(r, distance=distance[r["geoname_id"]]) for r in rows), key=lambda e: e["distance"])

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from geo_service.kinds import TYPE_RANK
-from geo_service.store import GeoDb
+
+if TYPE_CHECKING:
+    from geo_service.store import GeoDb
 
 
 @dataclass(frozen=True)

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from mcp_platform.contracts.geo import DistanceInput, NearbyInput
-from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.service import CallContext
+from typing import TYPE_CHECKING, Any
 
 from geo_service import lookup
 from geo_service.entities import COLUMNS, payload, to_entity
 from geo_service.geometry import EARTH_RADIUS_KM, bounding_boxes, haversine_km
 from geo_service.store import GeoDb, get_db
+from mcp_platform.errors import ErrorCode, ToolError
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts.geo import DistanceInput, NearbyInput
+    from mcp_platform.service import CallContext
 
 _DISTANCE_SQL = (
     f"2 * {EARTH_RADIUS_KM} * asin(min(1.0, sqrt(pow(sin(radians(e.latitude - :lat) / 2), 2)"
@@ -79,7 +80,7 @@ def _within(db: GeoDb, center: Point, radius_km: float, filters: lookup.Filters,
     hits: list[dict[str, Any]] = []
     for min_lat, max_lat, min_lon, max_lon in bounding_boxes(center.latitude, center.longitude, radius_km):
         rows = db.all(
-            f"SELECT {COLUMNS}, {_DISTANCE_SQL} AS d FROM entity_rtree r JOIN entity e ON e.geoname_id = r.id"  # noqa: S608
+            f"SELECT {COLUMNS}, {_DISTANCE_SQL} AS d FROM entity_rtree r JOIN entity e ON e.geoname_id = r.id"
             " WHERE r.min_lat >= :min_lat AND r.max_lat <= :max_lat AND r.min_lon >= :min_lon"
             f" AND r.max_lon <= :max_lon AND e.geoname_id != :exclude{_named(where)} AND d <= :radius"
             " ORDER BY d LIMIT :limit",

@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover - the local interpreter's SQLite is rece
     import sqlite3  # type: ignore[no-redef]
 
 DEFAULT_LOCAL_DB = Path(__file__).resolve().parents[3] / "build" / "geo" / "geo-small.sqlite"
-TMP_DIR = Path(os.environ.get("GEO_DB_TMP_DIR", "/tmp"))  # noqa: S108 - Lambda's only writable disk
+TMP_DIR = Path(os.environ.get("GEO_DB_TMP_DIR", "/tmp"))
 
 
 @dataclass(frozen=True)
@@ -64,10 +64,14 @@ def fetch(source: Source, s3_client: Any = None) -> Path:
     except Exception as exc:
         partial.unlink(missing_ok=True)
         logger.exception("geo database download failed")
-        raise ToolError("the geo database could not be loaded from S3; try again", ErrorCode.UPSTREAM_UNAVAILABLE) from exc
+        raise ToolError(
+            "the geo database could not be loaded from S3; try again", ErrorCode.UPSTREAM_UNAVAILABLE
+        ) from exc
     partial.replace(source.path)
-    logger.info("geo database downloaded", extra={"bytes": source.path.stat().st_size,
-                                                   "seconds": round(time.monotonic() - started, 2)})
+    logger.info(
+        "geo database downloaded",
+        extra={"bytes": source.path.stat().st_size, "seconds": round(time.monotonic() - started, 2)},
+    )
     return source.path
 
 
@@ -105,7 +109,7 @@ _db_lock = threading.Lock()
 
 def get_db() -> GeoDb:
     """The container's database, opened (and fetched from S3) on first use."""
-    global _db  # noqa: PLW0603 - one connection per container, reused while warm
+    global _db  # noqa: PLW0603 - the container-wide connection, opened once under a lock
     if _db is None:
         with _db_lock:
             if _db is None:
@@ -115,5 +119,5 @@ def get_db() -> GeoDb:
 
 def use_db(db: GeoDb | None) -> None:
     """Point the service at another database (tests, benchmarks); None reopens the configured one."""
-    global _db  # noqa: PLW0603
+    global _db  # noqa: PLW0603 - the container-wide connection, opened once under a lock
     _db = db

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcp_platform.contracts.hello import PingInput
-from mcp_platform.service import CallContext
+if TYPE_CHECKING:
+    from mcp_platform.contracts.hello import PingInput
+    from mcp_platform.service import CallContext
 
 
 def ping(arguments: PingInput, _ctx: CallContext) -> dict[str, Any]:

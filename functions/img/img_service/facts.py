@@ -11,10 +11,10 @@ from PIL import ExifTags, Image
 from img_service.decode import HEIC, load_pixels, open_image
 from img_service.formats import OUTPUT_FORMATS
 from mcp_platform.binary import sniff_media_type
-from mcp_platform.contracts._common import StatusInput
 from mcp_platform.contracts.img import IMAGE_MAX_BYTES, MAX_PIXELS, MAX_SIDE, InfoInput
 
 if TYPE_CHECKING:
+    from mcp_platform.contracts._common import StatusInput
     from mcp_platform.service import CallContext
 
 MAX_EXIF_TAGS = 100

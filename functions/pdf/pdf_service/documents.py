@@ -11,7 +11,6 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PdfReadError, PyPdfError
 
 from mcp_platform.binary import stage_output
-from mcp_platform.contracts._common import StatusInput
 from mcp_platform.contracts.pdf import (
     MARKDOWN_MAX_CHARS,
     MAX_MERGE_FILES,
@@ -27,6 +26,7 @@ from pdf_service.typeset import FONT_NAME
 
 if TYPE_CHECKING:
     from mcp_platform.binary import BinaryRef
+    from mcp_platform.contracts._common import StatusInput
     from mcp_platform.service import CallContext
 
 PDF_ENCRYPTED = "pdf_encrypted"

@@ -1,7 +1,6 @@
 """Lambda entry of the qr service (template: `qr_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
-
 from qr_service.decoding import qr_decode
 from qr_service.generators import qr_barcode, qr_epc, qr_generate, qr_geo, qr_vcard, qr_wifi
 from qr_service.status import qr_status

@@ -11,13 +11,16 @@ from __future__ import annotations
 import base64
 import io
 import warnings
+from typing import TYPE_CHECKING
 
 import zxingcpp
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from mcp_platform.contracts.qr import DecodedSymbol, DecodeInput, DecodeOutput, Point, Position
 from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.service import CallContext
+
+if TYPE_CHECKING:
+    from mcp_platform.service import CallContext
 
 MAX_PIXELS = 40_000_000
 

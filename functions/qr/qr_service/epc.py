@@ -13,13 +13,17 @@ reference (ISO 11649) with python-stdnum: a payment code must not carry a typo.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from schwifty import BIC, IBAN
 from schwifty.exceptions import SchwiftyException
 from stdnum import iso11649
 from stdnum.exceptions import ValidationError
 
-from mcp_platform.contracts.qr import EpcInput
 from mcp_platform.errors import ErrorCode, ToolError
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts.qr import EpcInput
 
 MAX_PAYLOAD_BYTES = 331
 MAX_VERSION = 13

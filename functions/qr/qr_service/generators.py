@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from mcp_platform.contracts.qr import BarcodeInput, EpcInput, GenerateInput, GeoInput, VcardInput, WifiInput
-from mcp_platform.service import CallContext, ToolOutput
+from typing import TYPE_CHECKING
+
 from qr_service import epc
 from qr_service.output import image_result
 from qr_service.payloads import geo_payload, vcard_payload, wifi_payload
 from qr_service.rendering import qr_code, render_barcode, render_qr
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts.qr import BarcodeInput, EpcInput, GenerateInput, GeoInput, VcardInput, WifiInput
+    from mcp_platform.service import CallContext, ToolOutput
 
 
 def qr_generate(arguments: GenerateInput, ctx: CallContext) -> ToolOutput:

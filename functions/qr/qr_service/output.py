@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mcp_platform.binary import stage_output
 from mcp_platform.contracts.qr import ImageResult
 from mcp_platform.service import CallContext, ToolOutput
-from qr_service.rendering import Rendered
+
+if TYPE_CHECKING:
+    from qr_service.rendering import Rendered
 
 
 def image_result(rendered: Rendered, ctx: CallContext, stem: str) -> ToolOutput:

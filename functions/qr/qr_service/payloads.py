@@ -8,8 +8,10 @@ segno only encodes it.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
-from mcp_platform.contracts.qr import GeoInput, VcardInput, WifiInput
+if TYPE_CHECKING:
+    from mcp_platform.contracts.qr import GeoInput, VcardInput, WifiInput
 
 # ZXing's WIFI: format: backslash-escape \ ; , : and ".
 _WIFI_ESCAPES = str.maketrans({"\\": "\\\\", ";": "\\;", ",": "\\,", ":": "\\:", '"': '\\"'})

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from importlib.metadata import version
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 import zxingcpp
 
-from mcp_platform.contracts._common import StatusInput
 from mcp_platform.contracts.qr import QrStatus, Symbology
-from mcp_platform.service import CallContext
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts._common import StatusInput
+    from mcp_platform.service import CallContext
 
 LIBRARIES = ("segno", "zxing-cpp", "pillow", "schwifty", "python-stdnum")
 

@@ -12,13 +12,14 @@ nothing blocks, so there the request is handled inline and the thread hop
 
 from __future__ import annotations
 
-from typing import Any
-
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
-from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
+
+if TYPE_CHECKING:
+    from mcp_router.gateway import Gateway
 
 
 class GatewayApp:

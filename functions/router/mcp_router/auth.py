@@ -10,11 +10,15 @@ import base64
 import binascii
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mcp_platform.auth.keys import hash_key, is_well_formed
-from mcp_platform.auth.store import Account, AccountStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from mcp_platform.auth.store import Account, AccountStore
 
 _NEGATIVE_TTL = 5.0
 """Unknown keys are remembered briefly too, so a flood of bad keys cannot hammer the table."""

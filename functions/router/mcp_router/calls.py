@@ -27,12 +27,10 @@ from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 from mcp_platform.mcp import tool_result
 from mcp_platform.observability import logger
-
 from mcp_router.telemetry import record_call
 
 if TYPE_CHECKING:
     from mcp_platform.registry import Registry, ToolSpec
-
     from mcp_router.auth import Principal
     from mcp_router.invoker import Invoker
 
@@ -94,7 +92,11 @@ class ToolCaller:
             idempotency = None
             if ctx.idempotency_header:
                 idempotency = IdempotencyKey.for_call(
-                    account_id, ctx.idempotency_header, ctx.rpc_id, spec.name, orjson.dumps(validated, option=orjson.OPT_SORT_KEYS)
+                    account_id,
+                    ctx.idempotency_header,
+                    ctx.rpc_id,
+                    spec.name,
+                    orjson.dumps(validated, option=orjson.OPT_SORT_KEYS),
                 )
             try:
                 charge = self._ledger.reserve(
@@ -136,7 +138,9 @@ class ToolCaller:
     def _settle(self, charge: Charge, reply: ServiceReply) -> tuple[ServiceReply, int]:
         if reply.is_error or reply.waive_charge:
             self._ledger.refund(charge, "error result" if reply.is_error else "waived by the service")
-            return reply.model_copy(update={"structured_content": {**reply.structured_content, "credits_charged": 0}}), 0
+            return reply.model_copy(
+                update={"structured_content": {**reply.structured_content, "credits_charged": 0}}
+            ), 0
         structured = {
             **reply.structured_content,
             "credits_charged": charge.amount,

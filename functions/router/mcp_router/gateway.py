@@ -8,15 +8,14 @@ batch, notifications answered with 202, requests dispatched to `Methods`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from mcp_platform import docs
-from mcp_platform.billing.ledger import Ledger
+from mcp_platform.ids import request_id as new_request_id
 from mcp_platform.jsonrpc import (
     HEADER_MISMATCH,
     INTERNAL_ERROR,
@@ -28,19 +27,22 @@ from mcp_platform.jsonrpc import (
     success,
 )
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
-from mcp_platform.ids import request_id as new_request_id
 from mcp_platform.observability import logger
-from mcp_platform.ratelimit.limiter import RateLimiter
-from mcp_platform.registry import Registry
-
 from mcp_router.auth import KeyAuthenticator, Principal, extract_key
 from mcp_router.calls import ToolCaller
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
-from mcp_router.invoker import Invoker
 from mcp_router.methods import Exchange, Methods
-from mcp_router.settings import RouterSettings
 from mcp_router.transport import TRANSPORT_ERROR, check_http, invalid_request, parse_error, protocol_era
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from mcp_platform.billing.ledger import Ledger
+    from mcp_platform.ratelimit.limiter import RateLimiter
+    from mcp_platform.registry import Registry
+    from mcp_router.invoker import Invoker
+    from mcp_router.settings import RouterSettings
 
 _NAME_PARAM = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
 """Methods whose `Mcp-Name` header mirrors a body parameter (modern era)."""
@@ -85,15 +87,22 @@ class Gateway:
     # -- plain HTTP endpoints
 
     def _health(self, _request: HttpRequest) -> HttpResponse:
-        return HttpResponse.json({"status": "ok", "version": self._settings.server_version, "tools": len(self._deps.registry)})
+        return HttpResponse.json(
+            {"status": "ok", "version": self._settings.server_version, "tools": len(self._deps.registry)}
+        )
 
     def _llms_txt(self, _request: HttpRequest) -> HttpResponse:
-        return HttpResponse.text(docs.llms_txt(self._deps.registry, self._settings.public_url), "text/plain; charset=utf-8")
+        return HttpResponse.text(
+            docs.llms_txt(self._deps.registry, self._settings.public_url), "text/plain; charset=utf-8"
+        )
 
     def _well_known(self, _request: HttpRequest) -> HttpResponse:
         return HttpResponse.json(
             docs.well_known(
-                self._deps.registry, self._settings.public_url, self._settings.server_name, self._settings.server_version
+                self._deps.registry,
+                self._settings.public_url,
+                self._settings.server_name,
+                self._settings.server_version,
             )
         )
 
@@ -139,7 +148,10 @@ class Gateway:
             if modern or not body:
                 why = "batches are not part of 2026-07-28" if body else "empty batch"
                 return HttpResponse.rpc_error(400, invalid_request(why))
-            members = [(m, Exchange(principal, False, f"{request_id}-{i}", _request_id_of(m), idempotency)) for i, m in enumerate(body)]
+            members = [
+                (m, Exchange(principal, False, f"{request_id}-{i}", _request_id_of(m), idempotency))
+                for i, m in enumerate(body)
+            ]
             replies = list(self._pool.map(lambda pair: self._message(request, *pair), members))
             answers = [reply for reply, _status in replies if reply is not None]
             return HttpResponse.json(answers) if answers else HttpResponse(202)
@@ -184,7 +196,9 @@ def _check_modern_envelope(request: HttpRequest, method: str, params: dict[str, 
     """2026-07-28: `_meta` carries version and capabilities; routing headers mirror the body."""
     meta = params.get("_meta")
     if not isinstance(meta, dict):
-        raise JsonRpcError(INVALID_PARAMS, f"params._meta must carry {PROTOCOL_VERSION_META} and {CLIENT_CAPABILITIES_META}")
+        raise JsonRpcError(
+            INVALID_PARAMS, f"params._meta must carry {PROTOCOL_VERSION_META} and {CLIENT_CAPABILITIES_META}"
+        )
     if missing := [k for k in (PROTOCOL_VERSION_META, CLIENT_CAPABILITIES_META) if k not in meta]:
         raise JsonRpcError(INVALID_PARAMS, f"params._meta is missing: {', '.join(missing)}")
     if duplicated := [h for h in _ROUTING_HEADERS if h in request.duplicated_headers]:
@@ -193,5 +207,7 @@ def _check_modern_envelope(request: HttpRequest, method: str, params: dict[str, 
         raise JsonRpcError(HEADER_MISMATCH, "MCP-Protocol-Version header does not match params._meta")
     if decode_header_value(request.header("mcp-method")) != method:
         raise JsonRpcError(HEADER_MISMATCH, "Mcp-Method header does not match the body's method")
-    if (param := _NAME_PARAM.get(method)) is not None and decode_header_value(request.header("mcp-name")) != params.get(param):
+    if (param := _NAME_PARAM.get(method)) is not None and decode_header_value(request.header("mcp-name")) != params.get(
+        param
+    ):
         raise JsonRpcError(HEADER_MISMATCH, f"Mcp-Name header does not match params.{param}")

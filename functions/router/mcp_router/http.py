@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from mcp_platform.jsonrpc import JsonRpcError, RequestId, failure
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,11 @@ class HttpResponse:
 
     @classmethod
     def rpc_error(
-        cls, status: int, error: JsonRpcError, request_id: RequestId | None = None, headers: Mapping[str, str] | None = None
+        cls,
+        status: int,
+        error: JsonRpcError,
+        request_id: RequestId | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> HttpResponse:
         """A 4xx with a JSON-RPC error body: without one, SDK clients only report -32603."""
         return cls.json(failure(request_id, error), status, headers)

@@ -8,8 +8,7 @@ so the caller has one path: an error reply is refunded.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
@@ -18,6 +17,9 @@ from pydantic import ValidationError
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, error_object
 from mcp_platform.observability import logger
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 class Invoker(Protocol):

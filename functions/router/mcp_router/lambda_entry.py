@@ -11,7 +11,6 @@ from typing import Any
 from mangum import Mangum
 
 from mcp_platform.observability import logger, traced_handler
-
 from mcp_router.asgi import GatewayApp
 from mcp_router.gateway import Gateway
 from mcp_router.wiring import dependencies_from_env

@@ -16,14 +16,12 @@ import orjson
 from mcp_platform import docs
 from mcp_platform.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, JsonRpcError
 from mcp_platform.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS, SERVER_INFO_META
-
 from mcp_router.calls import CallContext, ToolCaller
 from mcp_router.pagination import page
 
 if TYPE_CHECKING:
     from mcp_platform.billing.ledger import Ledger
     from mcp_platform.registry import Registry
-
     from mcp_router.auth import Principal
     from mcp_router.settings import RouterSettings
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 T = TypeVar("T")
 

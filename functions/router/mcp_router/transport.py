@@ -6,13 +6,15 @@ follows the table: method, origin/host, Accept, Content-Type, size.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from mcp_platform.jsonrpc import INVALID_REQUEST, PARSE_ERROR, UNSUPPORTED_PROTOCOL_VERSION, JsonRpcError
 from mcp_platform.mcp import DEFAULT_NEGOTIATED, LEGACY_VERSIONS, MODERN_VERSIONS
-
 from mcp_router.http import HttpRequest, HttpResponse
-from mcp_router.settings import RouterSettings
+
+if TYPE_CHECKING:
+    from mcp_router.settings import RouterSettings
 
 TRANSPORT_ERROR = -32000
 """Server-defined JSON-RPC code for HTTP-level rejections (as the MCP SDKs use it)."""
@@ -21,7 +23,8 @@ TRANSPORT_ERROR = -32000
 def check_http(request: HttpRequest, settings: RouterSettings) -> HttpResponse | None:
     if request.method != "POST":
         return HttpResponse.rpc_error(
-            405, JsonRpcError(TRANSPORT_ERROR, "Method not allowed: this stateless server accepts POST only"),
+            405,
+            JsonRpcError(TRANSPORT_ERROR, "Method not allowed: this stateless server accepts POST only"),
             headers={"allow": "POST"},
         )
     if not _host_allowed(request, settings) or not _origin_allowed(request, settings):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import boto3
 from botocore.config import Config
@@ -13,11 +13,13 @@ from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.registry import load_registry
-
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies
 from mcp_router.invoker import Invoker, LambdaInvoker
 from mcp_router.settings import RouterSettings
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str] = os.environ) -> Dependencies:

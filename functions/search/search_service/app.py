@@ -1,7 +1,6 @@
 """Lambda entry of the search service (template: `search_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
-
 from search_service.pages import search_fetch, search_fetch_summary
 from search_service.results import search_news, search_web
 from search_service.status import search_status

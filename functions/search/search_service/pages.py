@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_platform.llm import llm_from_env
 from mcp_platform.web import FetchLimits, fetch_page, paginate
-
 from search_service.cache import cache_key
 from search_service.language import is_hungarian
 from search_service.results import store
@@ -76,7 +75,7 @@ def search_fetch_summary(arguments: SearchSummaryInput, ctx: CallContext) -> dic
         return {**hit, "cached": True}
     text = page["content"][:SUMMARY_INPUT_CHARS].replace("</page", "< /page")
     focus = (arguments.focus or "").replace("</focus", "< /focus")
-    user = f"<focus>{focus}</focus>\n<page url=\"{page['final_url']}\" title=\"{page['title']}\">\n{text}\n</page>"
+    user = f'<focus>{focus}</focus>\n<page url="{page["final_url"]}" title="{page["title"]}">\n{text}\n</page>'
     summary = llm.complete(
         system=SYSTEM_PROMPT.format(language=_LANGUAGES.get(lang, f"the language with ISO 639-1 code '{lang}'")),
         user=user,

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from mcp_platform.search import SearchQuery, Vertical, provider_from_env
-
 from search_service.cache import DynamoCache, cache_key
 
 if TYPE_CHECKING:

@@ -8,7 +8,6 @@ from mcp_platform.llm import llm_settings
 from mcp_platform.registry import load_registry
 from mcp_platform.search import DEFAULT_GL, DEFAULT_HL, PROVIDERS, missing_settings, provider_name
 from mcp_platform.secrets import is_configured
-
 from search_service.cache import TABLE_ENV
 from search_service.pages import page_ttl
 from search_service.results import results_ttl
@@ -29,8 +28,12 @@ def search_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
         "provider": provider,
         "providers_available": sorted(PROVIDERS),
         "default_locale": {"gl": DEFAULT_GL, "hl": DEFAULT_HL},
-        "cache": {"web_results_ttl_s": results_ttl(), "pages_ttl_s": page_ttl(), "news": "never cached",
-                  "enabled": is_configured(TABLE_ENV)},
+        "cache": {
+            "web_results_ttl_s": results_ttl(),
+            "pages_ttl_s": page_ttl(),
+            "news": "never cached",
+            "enabled": is_configured(TABLE_ENV),
+        },
         "summary_llm": {"provider": llm["provider"], "model": llm["model"]},
         "missing_settings": missing,
         "tools": [spec.name for spec in load_registry().for_service("search")],

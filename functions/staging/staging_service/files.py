@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_platform import __version__
 from mcp_platform.binary import decode_base64, sniff_media_type
-from mcp_platform.contracts._common import StatusInput
 from mcp_platform.contracts.staging import (
     PRESIGNED_MAX_BYTES,
     UPLOAD_MAX_BYTES,
@@ -18,6 +17,7 @@ from mcp_platform.errors import ToolError
 from mcp_platform.staging_store import MAX_TTL_S, MIN_TTL_S, default_store, iso_utc
 
 if TYPE_CHECKING:
+    from mcp_platform.contracts._common import StatusInput
     from mcp_platform.service import CallContext
 
 

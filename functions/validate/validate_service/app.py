@@ -1,7 +1,6 @@
 """Lambda entry of the validate service (template: `validate_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
-
 from validate_service.banking import validate_bic, validate_iban
 from validate_service.card import validate_card
 from validate_service.email_address import validate_email

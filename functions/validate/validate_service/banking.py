@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from schwifty import BIC, IBAN
 from schwifty.exceptions import SchwiftyException
 
 from mcp_platform.contracts.validate import BicInput, BicOutput, IbanInput, IbanOutput
-from mcp_platform.service import CallContext
+
+if TYPE_CHECKING:
+    from mcp_platform.service import CallContext
 
 MAX_BANK_NAMES = 10
 

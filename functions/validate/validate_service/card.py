@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from stdnum import luhn
 from stdnum.exceptions import ValidationError
 
 from mcp_platform.contracts.validate import CardInput, CardOutput
-from mcp_platform.service import CallContext
+
+if TYPE_CHECKING:
+    from mcp_platform.service import CallContext
 
 _SEPARATORS = re.compile(r"[ -]")
 

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import os
 from functools import cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import dns.exception
 import dns.resolver
-from email_validator import EmailNotValidError, EmailUndeliverableError, validate_email as check_syntax
+from email_validator import EmailNotValidError, EmailUndeliverableError
+from email_validator import validate_email as check_syntax
 from email_validator.deliverability import validate_email_deliverability
 
 from mcp_platform.contracts.validate import EmailInput, EmailOutput, MxHost
-from mcp_platform.service import CallContext
+
+if TYPE_CHECKING:
+    from mcp_platform.service import CallContext
 
 DNS_TIMEOUT_S = float(os.environ.get("DNS_TIMEOUT_S", "3"))
 _ANSWERS = (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer, dns.resolver.NoNameservers, dns.exception.Timeout)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsonschema import FormatChecker, validators
 from jsonschema.exceptions import SchemaError, ValidationError
@@ -12,7 +12,9 @@ from referencing.exceptions import Unresolvable
 
 from mcp_platform.contracts.validate import JsonError, JsonInput, JsonOutput
 from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.service import CallContext
+
+if TYPE_CHECKING:
+    from mcp_platform.service import CallContext
 
 MAX_ERRORS = 50
 _DEFAULT = validators.validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"})

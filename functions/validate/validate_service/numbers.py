@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 from stdnum.exceptions import ValidationError
 
 from mcp_platform.contracts.validate import NumberInput, NumberOutput
-from mcp_platform.service import CallContext
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from mcp_platform.service import CallContext
 
 
 def number_module(kind: str) -> ModuleType:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import phonenumbers
 from phonenumbers import NumberParseException, PhoneNumberFormat, PhoneNumberType, ValidationResult
 
 from mcp_platform.contracts.validate import PhoneInput, PhoneOutput
-from mcp_platform.service import CallContext
+
+if TYPE_CHECKING:
+    from mcp_platform.service import CallContext
 
 _TYPES = {value: name.lower() for name, value in vars(PhoneNumberType).items() if name.isupper()}
 _PARSE_REASONS = {

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from importlib.metadata import version
+from typing import TYPE_CHECKING
 
 from mcp_platform.contracts._stdnum_kinds import KINDS
-from mcp_platform.contracts._common import StatusInput
 from mcp_platform.contracts.validate import ValidateStatus
-from mcp_platform.service import CallContext
 from validate_service.vies import VIES_URL
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts._common import StatusInput
+    from mcp_platform.service import CallContext
 
 LIBRARIES = ("python-stdnum", "phonenumbers", "schwifty", "email-validator", "dnspython", "jsonschema", "httpx")
 

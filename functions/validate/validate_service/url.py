@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import ipaddress
+from typing import TYPE_CHECKING
 
 import idna
 from pydantic_core import PydanticCustomError, Url, ValidationError
 
 from mcp_platform.contracts.validate import UrlInput, UrlOutput
-from mcp_platform.service import CallContext
+
+if TYPE_CHECKING:
+    from mcp_platform.service import CallContext
 
 
 def validate_url(arguments: UrlInput, _ctx: CallContext) -> UrlOutput:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from stdnum.eu import vat
 from stdnum.exceptions import ValidationError
 from stdnum.util import clean
 
 from mcp_platform.contracts.validate import VatInput, VatLive, VatOutput
 from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.service import CallContext
 from validate_service.vies import VIES_TIMEOUT_S, vies_client
+
+if TYPE_CHECKING:
+    from mcp_platform.service import CallContext
 
 # VIES and stdnum both accept EL for Greece; GR is what people type.
 _ALIASES = {"GR": "EL"}

@@ -165,7 +165,7 @@ class DynamoLedger:
             except self._ddb.exceptions.TransactionConflictException:
                 if attempt == _CONFLICT_ATTEMPTS - 1:
                     raise
-            time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))  # noqa: S311 - jitter, not security
+            time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
 
     def _balance_change(self, account_id: str, delta: int, *, must_exist: bool = False) -> dict[str, Any]:
         update: dict[str, Any] = {
@@ -204,7 +204,9 @@ class DynamoLedger:
         for name, value in (("tool", tool), ("request_id", request_id), ("reason", reason)):
             if value:
                 item[name] = {"S": value}
-        return {"Put": {"TableName": self._ledger, "Item": item, "ConditionExpression": "attribute_not_exists(entry_id)"}}
+        return {
+            "Put": {"TableName": self._ledger, "Item": item, "ConditionExpression": "attribute_not_exists(entry_id)"}
+        }
 
     def _idempotency_put(self, idempotency: IdempotencyKey, charge: Charge) -> dict[str, Any]:
         now = int(time.time())

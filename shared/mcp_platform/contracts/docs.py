@@ -35,13 +35,17 @@ def parse_pages(spec: str) -> list[tuple[int, int]]:
 class DocsExtractInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: PublicUrl | None = Field(default=None, description="http(s) URL of the document (PDF, DOCX, XLSX, PPTX, HTML or text).")
+    url: PublicUrl | None = Field(
+        default=None, description="http(s) URL of the document (PDF, DOCX, XLSX, PPTX, HTML or text)."
+    )
     staging_id: str | None = Field(
         default=None,
         pattern=r"^stg_[0-9a-f]{32}$",
         description="Instead of url: a staging id (stg_ + 32 hex) of a file you uploaded with staging_upload.",
     )
-    max_length: int = Field(default=5000, ge=1, le=1_000_000, description="Maximum characters to return (default 5000).")
+    max_length: int = Field(
+        default=5000, ge=1, le=1_000_000, description="Maximum characters to return (default 5000)."
+    )
     start_index: int = Field(default=0, ge=0, description="Character offset to continue a truncated result.")
     pages: str | None = Field(
         default=None,

@@ -107,8 +107,11 @@ class Admin1ListInput(_Args):
     limit: int = _limit(50, 100)
 
 
+AdminCode = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[A-Za-z]{2}(\.[A-Za-z0-9]+){1,2}$")]
+
+
 class AdminGetInput(_Args):
-    admin_code: Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[A-Za-z]{2}(\.[A-Za-z0-9]+){1,2}$")] | None = Field(
+    admin_code: AdminCode | None = Field(
         default=None, description="Full admin code: CC.A1 for admin1 (e.g. IT.03), CC.A1.A2 for admin2."
     )  # fmt: skip
     geoname_id: GeonameId | None = None
@@ -229,12 +232,12 @@ class PlacesSearchInput(_Args):
 
 
 class AirportLookupInput(_Args):
-    iata: Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{3}$")] | None = (
-        Field(default=None, description="3-letter IATA code, e.g. BUD.")
-    )
-    icao: Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{4}$")] | None = (
-        Field(default=None, description="4-letter ICAO code, e.g. LHBP.")
-    )
+    iata: (
+        Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{3}$")] | None
+    ) = Field(default=None, description="3-letter IATA code, e.g. BUD.")
+    icao: (
+        Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{4}$")] | None
+    ) = Field(default=None, description="4-letter ICAO code, e.g. LHBP.")
     query: Query | None = Field(default=None, description="Airport name contains these words.")
     country_code: CountryCode | None = Field(default=None, description=_CC)
     near_query: Query | None = Field(default=None, description="Airports around this place (a name or code).")

@@ -133,9 +133,7 @@ class SearchFetchInput(BaseModel):
 class SearchSummaryInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: PublicUrl = Field(
-        description="Exact http(s) page URL from organic[].link / news[].link. Not a search query."
-    )
+    url: PublicUrl = Field(description="Exact http(s) page URL from organic[].link / news[].link. Not a search query.")
     focus: str | None = Field(
         default=None,
         max_length=300,

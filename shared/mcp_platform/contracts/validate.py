@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
-from mcp_platform.contracts._stdnum_kinds import KINDS
 from mcp_platform.contracts._common import StatusOutput, status_tool
+from mcp_platform.contracts._stdnum_kinds import KINDS
 from mcp_platform.registry import Annotations, ToolSpec
 from mcp_platform.schema import output_schema
 

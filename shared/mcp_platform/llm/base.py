@@ -29,7 +29,11 @@ def llm_settings() -> dict[str, Any]:
     """The configured provider and model and the settings still missing (no secret is read)."""
     provider = os.environ.get(PROVIDER_ENV, "gemini").strip().lower() or "gemini"
     if provider == "bedrock":
-        return {"provider": "bedrock", "model": os.environ.get("BEDROCK_MODEL_ID") or DEFAULT_BEDROCK_MODEL, "missing": []}
+        return {
+            "provider": "bedrock",
+            "model": os.environ.get("BEDROCK_MODEL_ID") or DEFAULT_BEDROCK_MODEL,
+            "missing": [],
+        }
     if provider != "gemini":
         return {"provider": provider, "model": None, "missing": [PROVIDER_ENV]}
     missing = [] if os.environ.get(GEMINI_KEY_ENV, "").strip() else [GEMINI_KEY_ENV]

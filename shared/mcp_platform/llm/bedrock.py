@@ -37,7 +37,9 @@ class BedrockClient:
                 raise ToolError("Bedrock is throttling; try again shortly", ErrorCode.RATE_LIMITED) from None
             raise ToolError(f"Bedrock refused the call ({code})", ErrorCode.UPSTREAM_UNAVAILABLE) from None
         except BotoCoreError as exc:
-            raise ToolError(f"Bedrock is unreachable ({exc.__class__.__name__})", ErrorCode.UPSTREAM_UNAVAILABLE) from None
+            raise ToolError(
+                f"Bedrock is unreachable ({exc.__class__.__name__})", ErrorCode.UPSTREAM_UNAVAILABLE
+            ) from None
         blocks = response.get("output", {}).get("message", {}).get("content", [])
         text = "".join(block.get("text", "") for block in blocks).strip()
         if not text:

@@ -34,7 +34,9 @@ class GeminiClient:
                 f"{API}/{self._model}:generateContent", json=body, headers={"x-goog-api-key": self._key}
             )
         except httpx.HTTPError as exc:
-            raise ToolError(f"Gemini is unreachable ({exc.__class__.__name__})", ErrorCode.UPSTREAM_UNAVAILABLE) from None
+            raise ToolError(
+                f"Gemini is unreachable ({exc.__class__.__name__})", ErrorCode.UPSTREAM_UNAVAILABLE
+            ) from None
         if response.status_code == 429:
             raise ToolError("Gemini rate limit reached; try again shortly", ErrorCode.RATE_LIMITED)
         if response.status_code >= 400:
@@ -47,6 +49,10 @@ def _text(payload: dict[str, Any]) -> str:
     parts = (candidates[0].get("content") or {}).get("parts") or [] if candidates else []
     text = "".join(part.get("text", "") for part in parts).strip()
     if not text:
-        reason = candidates[0].get("finishReason") if candidates else (payload.get("promptFeedback") or {}).get("blockReason")
+        reason = (
+            candidates[0].get("finishReason")
+            if candidates
+            else (payload.get("promptFeedback") or {}).get("blockReason")
+        )
         raise ToolError(f"Gemini returned no text (reason: {reason or 'unknown'})", ErrorCode.UPSTREAM_UNAVAILABLE)
     return text

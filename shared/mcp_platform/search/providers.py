@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 from urllib.parse import urlsplit
 
 import httpx
@@ -49,9 +49,15 @@ class SearchQuery:
     def from_input(cls, arguments: SearchInput) -> SearchQuery:
         sites = arguments.site if isinstance(arguments.site, list) else ()
         return cls(
-            q=arguments.q, num=arguments.num, gl=arguments.gl or DEFAULT_GL, hl=arguments.hl or DEFAULT_HL,
-            tbs=arguments.tbs, sites=tuple(sites), filetype=arguments.filetype,
-            after=arguments.after, before=arguments.before,
+            q=arguments.q,
+            num=arguments.num,
+            gl=arguments.gl or DEFAULT_GL,
+            hl=arguments.hl or DEFAULT_HL,
+            tbs=arguments.tbs,
+            sites=tuple(sites),
+            filetype=arguments.filetype,
+            after=arguments.after,
+            before=arguments.before,
         )
 
     def with_operators(self, *, dates: bool = True) -> str:
@@ -103,8 +109,9 @@ class SerperProvider:
         if query.tbs:
             body["tbs"] = query.tbs
         endpoint = "/search" if vertical == "web" else "/news"
-        payload = _post_json(self._client, "POST", self.base_url + endpoint, self.name,
-                             json=body, headers={"X-API-KEY": self._key})
+        payload = _post_json(
+            self._client, "POST", self.base_url + endpoint, self.name, json=body, headers={"X-API-KEY": self._key}
+        )
         out: dict[str, Any] = {"q_effective": q_effective}
         if vertical == "web":
             out["organic"] = [_item(r, i) for i, r in enumerate(payload.get("organic") or [], 1)][: query.num]
@@ -129,7 +136,7 @@ class BraveProvider:
 
     name = "brave"
     base_url = "https://api.search.brave.com/res/v1"
-    _FRESHNESS = {"qdr:h": "pd", "qdr:d": "pd", "qdr:w": "pw", "qdr:m": "pm", "qdr:y": "py"}
+    _FRESHNESS: ClassVar[dict[str, str]] = {"qdr:h": "pd", "qdr:d": "pd", "qdr:w": "pw", "qdr:m": "pm", "qdr:y": "py"}
 
     def __init__(self, api_key: str, client: httpx.Client) -> None:
         self._key = api_key
@@ -137,15 +144,25 @@ class BraveProvider:
 
     def search(self, vertical: Vertical, query: SearchQuery) -> dict[str, Any]:
         q_effective = query.with_operators(dates=False)
-        params: dict[str, Any] = {"q": q_effective, "count": query.num, "country": query.gl.upper(),
-                                  "search_lang": query.hl}
+        params: dict[str, Any] = {
+            "q": q_effective,
+            "count": query.num,
+            "country": query.gl.upper(),
+            "search_lang": query.hl,
+        }
         if query.after or query.before:
             params["freshness"] = f"{query.after or '1970-01-01'}to{query.before or '2100-01-01'}"
         elif query.tbs:
             params["freshness"] = self._FRESHNESS[query.tbs]
         path = "/web/search" if vertical == "web" else "/news/search"
-        payload = _post_json(self._client, "GET", self.base_url + path, self.name, params=params,
-                             headers={"X-Subscription-Token": self._key, "Accept": "application/json"})
+        payload = _post_json(
+            self._client,
+            "GET",
+            self.base_url + path,
+            self.name,
+            params=params,
+            headers={"X-Subscription-Token": self._key, "Accept": "application/json"},
+        )
         out: dict[str, Any] = {"q_effective": q_effective}
         if vertical == "web":
             results = (payload.get("web") or {}).get("results") or []
@@ -154,8 +171,11 @@ class BraveProvider:
                 out["knowledge_graph"] = box[0]
         else:
             out["news"] = [
-                {**_brave_item(r, i), "date": str(r.get("age") or r.get("page_age") or ""),
-                 "source": str((r.get("meta_url") or {}).get("hostname", ""))}
+                {
+                    **_brave_item(r, i),
+                    "date": str(r.get("age") or r.get("page_age") or ""),
+                    "source": str((r.get("meta_url") or {}).get("hostname", "")),
+                }
                 for i, r in enumerate(payload.get("results") or [], 1)
             ][: query.num]
         return out
@@ -163,30 +183,45 @@ class BraveProvider:
 
 def _item(result: dict[str, Any], position: int) -> dict[str, Any]:
     link = str(result.get("link", ""))
-    return {"title": _clean(result.get("title")), "link": link, "snippet": _clean(result.get("snippet")),
-            "kind": link_kind(link), "position": int(result.get("position") or position)}
+    return {
+        "title": _clean(result.get("title")),
+        "link": link,
+        "snippet": _clean(result.get("snippet")),
+        "kind": link_kind(link),
+        "position": int(result.get("position") or position),
+    }
 
 
 def _brave_item(result: dict[str, Any], position: int) -> dict[str, Any]:
     link = str(result.get("url", ""))
-    return {"title": _clean(result.get("title")), "link": link, "snippet": _clean(result.get("description")),
-            "kind": link_kind(link), "position": position}
+    return {
+        "title": _clean(result.get("title")),
+        "link": link,
+        "snippet": _clean(result.get("description")),
+        "kind": link_kind(link),
+        "position": position,
+    }
 
 
 def _post_json(client: httpx.Client, method: str, url: str, provider: str, **kwargs: Any) -> dict[str, Any]:
     try:
         response = client.request(method, url, **kwargs)
     except httpx.HTTPError as exc:
-        raise ToolError(f"search provider {provider} is unreachable ({exc.__class__.__name__})",
-                        ErrorCode.UPSTREAM_UNAVAILABLE) from None
+        raise ToolError(
+            f"search provider {provider} is unreachable ({exc.__class__.__name__})", ErrorCode.UPSTREAM_UNAVAILABLE
+        ) from None
     if response.status_code in (401, 403):
-        raise ToolError(f"search provider {provider} rejected the API key (HTTP {response.status_code}); check the "
-                        f"parameter named by {KEY_ENV}", ErrorCode.UPSTREAM_UNAVAILABLE)
+        raise ToolError(
+            f"search provider {provider} rejected the API key (HTTP {response.status_code}); check the "
+            f"parameter named by {KEY_ENV}",
+            ErrorCode.UPSTREAM_UNAVAILABLE,
+        )
     if response.status_code == 429:
         raise ToolError(f"search provider {provider} rate limit reached; try again shortly", ErrorCode.RATE_LIMITED)
     if response.status_code >= 400:
-        raise ToolError(f"search provider {provider} answered HTTP {response.status_code}",
-                        ErrorCode.UPSTREAM_UNAVAILABLE)
+        raise ToolError(
+            f"search provider {provider} answered HTTP {response.status_code}", ErrorCode.UPSTREAM_UNAVAILABLE
+        )
     try:
         return response.json()
     except ValueError:

@@ -45,7 +45,13 @@ _EXPORTS = {
     "is_document_type": "page",
     "paginate": "page",
 }
-__all__ = sorted(_EXPORTS)
+__all__ = [  # noqa: RUF022 - the public API, grouped by module as _EXPORTS is
+    "ALLOW_LOOPBACK_ENV", "BlockedAddressError", "check_url", "forbidden_reason", "public_url",
+    "WebErrorCode",
+    "EXTRACTOR", "Extracted", "extract", "extractor_version",
+    "Download", "FetchLimits", "download", "user_agent",
+    "Page", "classify", "fetch_page", "is_document_type", "paginate",
+]  # fmt: skip
 
 
 def __getattr__(name: str) -> Any:

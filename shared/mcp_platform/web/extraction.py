@@ -144,7 +144,9 @@ def _restore_links(markdown: str, tree: HtmlElement, base_url: str | None) -> st
 
 
 def _linkable(href: str, text: str) -> bool:
-    return bool(text) and "]" not in text and "[" not in text and not href.startswith(("#", "javascript:")) and bool(href)
+    return (
+        bool(text) and "]" not in text and "[" not in text and not href.startswith(("#", "javascript:")) and bool(href)
+    )
 
 
 def _enclosing_block(node: HtmlElement) -> HtmlElement | None:

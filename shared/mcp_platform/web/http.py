@@ -157,7 +157,9 @@ def _get(
     except httpx.TimeoutException:
         raise _timeout(url, limits) from None
     except (httpx.HTTPError, httpx.InvalidURL) as exc:
-        raise ToolError(f"could not fetch {url}: {exc.__class__.__name__}: {exc}", ErrorCode.UPSTREAM_UNAVAILABLE) from None
+        raise ToolError(
+            f"could not fetch {url}: {exc.__class__.__name__}: {exc}", ErrorCode.UPSTREAM_UNAVAILABLE
+        ) from None
 
 
 def _too_large(url: str, limits: FetchLimits) -> ToolError:

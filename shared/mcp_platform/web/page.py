@@ -22,19 +22,35 @@ from mcp_platform.web.text import decode_body
 if TYPE_CHECKING:
     import httpx
 
-    from mcp_platform.web.http import Download
 
 PageKind = Literal["html", "text", "json"]
 
 _HTML = frozenset({"text/html", "application/xhtml+xml"})
 _JSON_SUFFIX = "+json"
 _TEXT_LIKE = frozenset(
-    {"application/json", "application/xml", "application/javascript", "application/x-javascript", "application/rss+xml",
-     "application/atom+xml", "application/ld+json", "application/x-ndjson", "application/yaml", "application/toml"}
+    {
+        "application/json",
+        "application/xml",
+        "application/javascript",
+        "application/x-javascript",
+        "application/rss+xml",
+        "application/atom+xml",
+        "application/ld+json",
+        "application/x-ndjson",
+        "application/yaml",
+        "application/toml",
+    }
 )
 _DOCUMENT_TYPES = frozenset(
-    {"application/pdf", "application/x-pdf", "application/msword", "application/vnd.ms-excel",
-     "application/vnd.ms-powerpoint", "application/rtf", "text/rtf"}
+    {
+        "application/pdf",
+        "application/x-pdf",
+        "application/msword",
+        "application/vnd.ms-excel",
+        "application/vnd.ms-powerpoint",
+        "application/rtf",
+        "text/rtf",
+    }
 )
 _DOCUMENT_PREFIXES = ("application/vnd.openxmlformats-officedocument.", "application/vnd.oasis.opendocument.")
 ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5"
@@ -87,8 +103,14 @@ def fetch_page(
     elif kind == "json":
         text = _pretty_json(text)
     return Page(
-        url=url, final_url=got.final_url, status=got.status, content_type=got.content_type or "unknown",
-        kind=kind, title=title, content=text, redirects=got.redirects,
+        url=url,
+        final_url=got.final_url,
+        status=got.status,
+        content_type=got.content_type or "unknown",
+        kind=kind,
+        title=title,
+        content=text,
+        redirects=got.redirects,
     )
 
 

@@ -19,8 +19,13 @@ from geo_service.importer.build import Inputs, build
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m geo_service.importer", description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="SQLite file to write (replaced).")
-    parser.add_argument("--geonames", type=Path, nargs="+", required=True,
-                        help="allCountries-format files (cities, places, marine features, coast points).")
+    parser.add_argument(
+        "--geonames",
+        type=Path,
+        nargs="+",
+        required=True,
+        help="allCountries-format files (cities, places, marine features, coast points).",
+    )
     parser.add_argument("--country-info", type=Path, required=True, help="countryInfo.txt")
     parser.add_argument("--admin1", type=Path, nargs="*", default=[], help="admin1CodesASCII.txt")
     parser.add_argument("--admin2", type=Path, nargs="*", default=[], help="admin2Codes.txt")

@@ -11,11 +11,9 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,6 +30,10 @@ from geo_service.kinds import (
 )
 from geo_service.layout import DDL, INDEXES, SCHEMA_VERSION
 from geo_service.text import exact_key, fold
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
 
 log = logging.getLogger("geo.importer")
 
@@ -234,8 +236,10 @@ class _Importer:
             " :name_en, :iso2, :iso3, :country_code, :place_kind, :feature_code, :admin_code, :admin1_code,"
             " :population, :latitude, :longitude, :elevation, :continent_code, :iata, :icao, :payload)"
         )
-        keys = ("ascii_name", "name_en", "iso2", "iso3", "country_code", "place_kind", "feature_code",
-                "admin_code", "admin1_code", "latitude", "longitude", "elevation", "continent_code", "iata", "icao")  # fmt: skip
+        keys = (
+            "ascii_name", "name_en", "iso2", "iso3", "country_code", "place_kind", "feature_code",
+            "admin_code", "admin1_code", "latitude", "longitude", "elevation", "continent_code", "iata", "icao",
+        )  # fmt: skip
         batch = []
         for row in rows:
             batch.append({**dict.fromkeys(keys), **row, "payload": json.dumps(row["payload"], ensure_ascii=False)})
@@ -256,7 +260,8 @@ class _Importer:
         """A country's capital: its PPLC city, else the largest city named like countryInfo's capital."""
         for c in self.countries.values():
             found = self.db.execute(
-                "SELECT geoname_id, name FROM entity WHERE entity_type='city' AND country_code=? AND feature_code='PPLC'"
+                "SELECT geoname_id, name FROM entity"
+                " WHERE entity_type='city' AND country_code=? AND feature_code='PPLC'"
                 " ORDER BY population DESC LIMIT 1",
                 (c.iso2,),
             ).fetchone()
@@ -318,7 +323,7 @@ class _Importer:
         write = self.db.cursor()
         while chunk := rows.fetchmany(5000):
             keys, fts, tri, boxes, payloads = [], [], [], [], []
-            for (gid, etype, name, ascii_name, name_en, iso2, iso3, kind, lat, lon, pop, elev, cap, raw, iata) in chunk:
+            for gid, etype, name, ascii_name, name_en, iso2, iso3, kind, lat, lon, pop, elev, cap, raw, iata in chunk:
                 payload = json.loads(raw)
                 payload["is_capital"] = bool(cap) if etype == "city" else None
                 clean = {k: v for k, v in payload.items() if v not in (None, [], "")}
@@ -359,8 +364,13 @@ class _Importer:
             "built_at": built_at,
             "sources": json.dumps([p.name for p in files]),
             "counts": json.dumps(counts),
-            "place_kind_counts": json.dumps(dict(self.db.execute(
-                "SELECT place_kind, COUNT(*) FROM entity WHERE place_kind IS NOT NULL GROUP BY 1").fetchall())),
+            "place_kind_counts": json.dumps(
+                dict(
+                    self.db.execute(
+                        "SELECT place_kind, COUNT(*) FROM entity WHERE place_kind IS NOT NULL GROUP BY 1"
+                    ).fetchall()
+                )
+            ),
             "coast_points": str(len(self.coast[0])),
         }
         self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())

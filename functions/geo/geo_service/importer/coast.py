@@ -58,7 +58,7 @@ class PointIndex:
 
 
 def _cell(lat: float, lon: float) -> tuple[int, int]:
-    return int(math.floor(lat / _CELL_DEG)), int(math.floor(lon / _CELL_DEG)) % 360
+    return math.floor(lat / _CELL_DEG), math.floor(lon / _CELL_DEG) % 360
 
 
 def _window(lat: float, lon: float, radius_km: float) -> set[tuple[int, int]]:

@@ -6,9 +6,12 @@ never has to fit in memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 GEONAME_COLUMNS = 19
 """geonameid name asciiname alternatenames lat lon fclass fcode cc cc2 a1 a2 a3 a4 pop elev dem tz mdate."""
