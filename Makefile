@@ -28,7 +28,9 @@ conformance-tools: $(CONFORMANCE)
 # The geo service's local/test database: PyPI data + tests/fixtures/geo → GeoNames dump files → the
 # importer (functions/geo/geo_service/importer). The geo function reads the file named by GEO_DB_PATH.
 GEO_DB := build/geo/geo-small.sqlite
-GEO_SOURCES := scripts/geo_build_db.py $(wildcard tests/fixtures/geo/*.txt) $(wildcard functions/geo/geo_service/*.py functions/geo/geo_service/importer/*.py)
+# What the importer reads or imports; other service code changes do not rebuild the database.
+GEO_SOURCES := scripts/geo_build_db.py $(wildcard tests/fixtures/geo/*.txt) $(wildcard functions/geo/geo_service/importer/*.py) \
+	$(addprefix functions/geo/geo_service/,geometry.py kinds.py layout.py text.py)
 export GEO_DB_PATH ?= $(abspath $(GEO_DB))
 
 $(GEO_DB): $(VENV)/.installed $(GEO_SOURCES)

@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 import boto3
+from botocore.exceptions import EndpointConnectionError
 
 from mcp_platform.admin import AccountAdmin, AdminError
 from mcp_platform.auth.dynamodb import DynamoAccountStore
@@ -131,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
         result = _run(args)
     except (AdminError, AccountExistsError, InsufficientCreditsError) as exc:
         print(f"mcp-admin: {exc}", file=sys.stderr)
+        return 1
+    except EndpointConnectionError as exc:
+        hint = f" (is `make dev` running with LOCAL_AWS_PORT={LOCAL_AWS_PORT}?)" if args.local else ""
+        print(f"mcp-admin: cannot reach {exc.kwargs.get('endpoint_url', 'the store')}{hint}", file=sys.stderr)
         return 1
     print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0
