@@ -3,13 +3,15 @@
 `entity` holds every row with the columns tools filter on; `payload` is the rest as JSON.
 `name_key` serves exact matches (kind 0 name, 1 English, 2 ASCII/accent-folded, 3 alternate),
 `name_fts` word and prefix matches, `name_tri` fuzzy (trigram) matches (`name_tri_vocab` says how
-common each trigram is), `entity_rtree` the
-spatial prefilter, `vectors` one float16 matrix for geo_semantic_search, `meta` the version.
+common each trigram is), `entity_rtree` the spatial prefilter (a class dimension,
+`kinds.SPATIAL_CLASSES`, then the point's box; the exact coordinates ride along as auxiliary
+columns, so a radius search measures without reading `entity`), `vectors` one float16 matrix for
+geo_semantic_search, `meta` the version.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 DDL = """
 CREATE TABLE entity (
@@ -43,7 +45,9 @@ CREATE VIRTUAL TABLE name_fts USING fts5(
 );
 CREATE VIRTUAL TABLE name_tri USING fts5(names, content='', tokenize='trigram');
 CREATE VIRTUAL TABLE name_tri_vocab USING fts5vocab(name_tri, 'row');
-CREATE VIRTUAL TABLE entity_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+CREATE VIRTUAL TABLE entity_rtree USING rtree(
+    id, min_class, max_class, min_lat, max_lat, min_lon, max_lon, +latitude, +longitude
+);
 CREATE TABLE vectors (dim INTEGER NOT NULL, ids BLOB NOT NULL, types BLOB NOT NULL, matrix BLOB NOT NULL);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
