@@ -55,7 +55,12 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 INDEXES = """
 CREATE INDEX entity_type_country_pop ON entity (entity_type, country_code, population DESC);
 CREATE INDEX entity_type_admin_pop ON entity (entity_type, country_code, admin1_code, population DESC);
-CREATE INDEX entity_kind_elev ON entity (entity_type, place_kind, elevation DESC);
+-- place_*: geo_places_search / geo_rank_places / geo_airport_lookup read places highest first and stop
+-- at LIMIT (partial: places are a small share of the rows; queries say entity_type = 'place' literally).
+CREATE INDEX place_elev ON entity (elevation DESC, population DESC) WHERE entity_type = 'place';
+CREATE INDEX place_kind_elev ON entity (place_kind, elevation DESC, population DESC) WHERE entity_type = 'place';
+CREATE INDEX place_kind_country_elev ON entity (place_kind, country_code, elevation DESC, population DESC)
+    WHERE entity_type = 'place';
 CREATE INDEX entity_type_name ON entity (entity_type, name);
 CREATE INDEX entity_admin_code ON entity (admin_code, entity_type);
 CREATE INDEX entity_coast ON entity (entity_type, country_code, distance_to_coast_km);
