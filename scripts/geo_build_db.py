@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import subprocess
 import sys
 import unicodedata
@@ -185,7 +186,8 @@ def coast_points() -> Iterator[tuple[float, float]]:
 def write_coast(path: Path) -> None:
     if path.exists():
         return
-    tmp = path.with_suffix(".tmp")
+    # Per process: `make geo-db` and `make geo-db-large` may run at once and share coast.txt.
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
     with tmp.open("w", encoding="utf-8") as out:
         for i, (lat, lon) in enumerate(coast_points()):
             out.write(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import boto3
@@ -41,3 +42,18 @@ def test_missing_object_is_an_upstream_error(aws: None, tmp_path: Path) -> None:
 def test_missing_local_file_names_the_fix(tmp_path: Path) -> None:
     with pytest.raises(ToolError, match="make geo-db"):
         store.fetch(store.Source(tmp_path / "absent.sqlite"))
+
+
+def test_a_database_of_another_layout_is_refused_clearly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old = tmp_path / "old.sqlite"
+    with sqlite3.connect(old) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+    monkeypatch.setenv("GEO_DB_PATH", str(old))
+    store.use_db(None)
+    try:
+        with pytest.raises(ToolError, match=f"has layout 1, this service needs {store.SCHEMA_VERSION}") as info:
+            store.get_db()
+    finally:
+        store.use_db(None)
+    assert info.value.code == "upstream_unavailable"

@@ -44,6 +44,33 @@ COAST_FEATURES = frozenset({"T.CST"})
 TYPE_RANK = {"city": 0, "place": 1, "country": 2, "marine": 3, "admin1": 4, "admin2": 5}
 """Resolution order among equally good name matches: cities before places before countries."""
 
+SPATIAL_CLASSES: tuple[tuple[str, str | None], ...] = (
+    ("city", None),
+    *(("place", kind) for kind in PLACE_KINDS),
+    ("country", None),
+    ("marine", None),
+    ("admin1", None),
+    ("admin2", None),
+)
+"""(entity_type, place_kind) pairs numbered by position: the R*Tree's class dimension.
+
+Places are split by kind and every entity type's classes are adjacent, so any entity_type /
+place_kind filter is one range of classes and the R*Tree rejects other classes itself, without
+reading their rows (an airport search in a city-dense circle no longer measures every city).
+"""
+_CLASS_NUMBER = {pair: i for i, pair in enumerate(SPATIAL_CLASSES)}
+
+
+def spatial_class(entity_type: str, place_kind: str | None) -> int:
+    return _CLASS_NUMBER[(entity_type, place_kind if entity_type == "place" else None)]
+
+
+def spatial_class_range(entity_type: str | None, place_kind: str | None) -> tuple[int, int] | None:
+    """The (lowest, highest) class a filter admits (None/None admits all); None when it admits none."""
+    admitted = [i for i, (t, k) in enumerate(SPATIAL_CLASSES) if entity_type in (None, t) and place_kind in (None, k)]
+    return (admitted[0], admitted[-1]) if admitted else None
+
+
 COASTAL_LIMITS_KM = (("direct_coastal", 5.0), ("coastal", 15.0), ("near_coast", 50.0))
 
 

@@ -3,13 +3,15 @@
 `entity` holds every row with the columns tools filter on; `payload` is the rest as JSON.
 `name_key` serves exact matches (kind 0 name, 1 English, 2 ASCII/accent-folded, 3 alternate),
 `name_fts` word and prefix matches, `name_tri` fuzzy (trigram) matches (`name_tri_vocab` says how
-common each trigram is), `entity_rtree` the
-spatial prefilter, `vectors` one float16 matrix for geo_semantic_search, `meta` the version.
+common each trigram is), `entity_rtree` the spatial prefilter (a class dimension,
+`kinds.SPATIAL_CLASSES`, then the point's box; the exact coordinates ride along as auxiliary
+columns, so a radius search measures without reading `entity`), `vectors` one float16 matrix for
+geo_semantic_search, `meta` the version.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 DDL = """
 CREATE TABLE entity (
@@ -43,7 +45,9 @@ CREATE VIRTUAL TABLE name_fts USING fts5(
 );
 CREATE VIRTUAL TABLE name_tri USING fts5(names, content='', tokenize='trigram');
 CREATE VIRTUAL TABLE name_tri_vocab USING fts5vocab(name_tri, 'row');
-CREATE VIRTUAL TABLE entity_rtree USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+CREATE VIRTUAL TABLE entity_rtree USING rtree(
+    id, min_class, max_class, min_lat, max_lat, min_lon, max_lon, +latitude, +longitude
+);
 CREATE TABLE vectors (dim INTEGER NOT NULL, ids BLOB NOT NULL, types BLOB NOT NULL, matrix BLOB NOT NULL);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
@@ -51,7 +55,12 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 INDEXES = """
 CREATE INDEX entity_type_country_pop ON entity (entity_type, country_code, population DESC);
 CREATE INDEX entity_type_admin_pop ON entity (entity_type, country_code, admin1_code, population DESC);
-CREATE INDEX entity_kind_elev ON entity (entity_type, place_kind, elevation DESC);
+-- place_*: geo_places_search / geo_rank_places / geo_airport_lookup read places highest first and stop
+-- at LIMIT (partial: places are a small share of the rows; queries say entity_type = 'place' literally).
+CREATE INDEX place_elev ON entity (elevation DESC, population DESC) WHERE entity_type = 'place';
+CREATE INDEX place_kind_elev ON entity (place_kind, elevation DESC, population DESC) WHERE entity_type = 'place';
+CREATE INDEX place_kind_country_elev ON entity (place_kind, country_code, elevation DESC, population DESC)
+    WHERE entity_type = 'place';
 CREATE INDEX entity_type_name ON entity (entity_type, name);
 CREATE INDEX entity_admin_code ON entity (admin_code, entity_type);
 CREATE INDEX entity_coast ON entity (entity_type, country_code, distance_to_coast_km);

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 def search_places(
     place_kind: str | None, country_code: str | None, query: str | None, min_elevation: float | None, limit: int
 ) -> list[dict[str, Any]]:
-    where, params = lookup.Filters("place", country_code, place_kind).sql()
+    # entity_type as a literal, not a parameter: the planner then picks the partial `place_*` indexes.
+    where, params = lookup.Filters(None, country_code, place_kind).sql()
     if query is not None:
         where += " AND e.geoname_id IN (SELECT rowid FROM name_fts WHERE name_fts MATCH ?)"
         params.append(lookup.match_expression(query, prefix=True) or '""')
@@ -26,8 +27,8 @@ def search_places(
         where += " AND e.elevation >= ?"
         params.append(min_elevation)
     rows = get_db().all(
-        f"SELECT {COLUMNS} FROM entity e WHERE 1{where}"
-        " ORDER BY e.elevation IS NULL, e.elevation DESC, e.population DESC LIMIT ?",
+        f"SELECT {COLUMNS} FROM entity e WHERE e.entity_type = 'place'{where}"
+        " ORDER BY e.elevation DESC, e.population DESC, e.geoname_id LIMIT ?",  # NULL sorts last in DESC
         [*params, limit],
     )
     if not rows:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from geo_service import lookup
 from geo_service.entities import COLUMNS, payload, to_entity
 from geo_service.geometry import EARTH_RADIUS_KM, bounding_boxes, haversine_km
+from geo_service.kinds import spatial_class_range
 from geo_service.store import GeoDb, get_db
 from mcp_platform.errors import ErrorCode, ToolError
 
@@ -16,9 +17,10 @@ if TYPE_CHECKING:
     from mcp_platform.service import CallContext
 
 _DISTANCE_SQL = (
-    f"2 * {EARTH_RADIUS_KM} * asin(min(1.0, sqrt(pow(sin(radians(e.latitude - :lat) / 2), 2)"
-    " + cos(radians(:lat)) * cos(radians(e.latitude)) * pow(sin(radians(e.longitude - :lon) / 2), 2))))"
+    f"2 * {EARTH_RADIUS_KM} * asin(min(1.0, sqrt(pow(sin(radians(r.latitude - :lat) / 2), 2)"
+    " + cos(radians(:lat)) * cos(radians(r.latitude)) * pow(sin(radians(r.longitude - :lon) / 2), 2))))"
 )
+"""Haversine from the R*Tree's auxiliary (exact, double) coordinates: no `entity` row is read to measure."""
 
 
 @dataclass(frozen=True)
@@ -75,28 +77,29 @@ def within(db: GeoDb, center: Point, radius_km: float, filters: lookup.Filters, 
 
 
 def _within(db: GeoDb, center: Point, radius_km: float, filters: lookup.Filters, limit: int) -> list[dict[str, Any]]:
-    where, params = filters.sql()
+    """One circle: the R*Tree picks the filter's classes in the bounding box(es) and measures them; only
+    the `limit` nearest are then read from `entity` (their payloads are the costly part of a row)."""
+    if filters.country_code is not None:
+        raise ValueError("a radius search filters by entity_type and place_kind only")
+    classes = spatial_class_range(filters.entity_type, filters.place_kind)
+    if classes is None:
+        return []
     exclude = center.row["geoname_id"] if center.row is not None else -1
     hits: list[dict[str, Any]] = []
     for min_lat, max_lat, min_lon, max_lon in bounding_boxes(center.latitude, center.longitude, radius_km):
         rows = db.all(
-            f"SELECT {COLUMNS}, {_DISTANCE_SQL} AS d FROM entity_rtree r JOIN entity e ON e.geoname_id = r.id"
-            " WHERE r.min_lat >= :min_lat AND r.max_lat <= :max_lat AND r.min_lon >= :min_lon"
-            f" AND r.max_lon <= :max_lon AND e.geoname_id != :exclude{_named(where)} AND d <= :radius"
-            " ORDER BY d LIMIT :limit",
-            {"lat": center.latitude, "lon": center.longitude, "min_lat": min_lat, "max_lat": max_lat,
-             "min_lon": min_lon, "max_lon": max_lon, "exclude": exclude, "radius": radius_km, "limit": limit,
-             **{f"f{i}": v for i, v in enumerate(params)}},
+            f"SELECT {COLUMNS}, n.d FROM (SELECT r.id, {_DISTANCE_SQL} AS d FROM entity_rtree r"
+            " WHERE r.min_class >= :min_class AND r.max_class <= :max_class AND r.min_lat >= :min_lat"
+            " AND r.max_lat <= :max_lat AND r.min_lon >= :min_lon AND r.max_lon <= :max_lon AND r.id != :exclude"
+            " AND d <= :radius ORDER BY d, r.id LIMIT :limit) n JOIN entity e ON e.geoname_id = n.id"
+            " ORDER BY n.d, n.id",
+            {"lat": center.latitude, "lon": center.longitude, "min_class": classes[0], "max_class": classes[1],
+             "min_lat": min_lat, "max_lat": max_lat, "min_lon": min_lon, "max_lon": max_lon, "exclude": exclude,
+             "radius": radius_km, "limit": limit},
         )  # fmt: skip
         hits.extend(to_entity(r, distance_km=round(r["d"], 3)) for r in rows)
     hits.sort(key=lambda e: e["distance_km"])
     return hits[:limit]
-
-
-def _named(where: str) -> str:
-    """Filters' positional `?` → `:f0, :f1, ...` so they mix with named parameters."""
-    parts = where.split("?")
-    return "".join(p + (f":f{i}" if i < len(parts) - 1 else "") for i, p in enumerate(parts))
 
 
 def nearby_result(center: Point, radius_km: float, filters: lookup.Filters, limit: int) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from geo_service.layout import SCHEMA_VERSION
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.observability import logger
 
@@ -98,6 +99,16 @@ class GeoDb:
     def meta(self) -> dict[str, str]:
         return dict(self.all("SELECT key, value FROM meta"))
 
+    def check_schema(self) -> None:
+        """The queries need the layout this code's importer writes; an older file fails clearly, once."""
+        built = self.meta.get("schema_version", "unknown")
+        if built != SCHEMA_VERSION:
+            raise ToolError(
+                f"the geo database {self.path.name} has layout {built}, this service needs {SCHEMA_VERSION};"
+                " rebuild it with the importer (make geo-db)",
+                ErrorCode.UPSTREAM_UNAVAILABLE,
+            )
+
     def meta_json(self, key: str, default: Any) -> Any:
         raw = self.meta.get(key)
         return json.loads(raw) if raw else default
@@ -113,7 +124,9 @@ def get_db() -> GeoDb:
     if _db is None:
         with _db_lock:
             if _db is None:
-                _db = GeoDb(fetch(configured_source()))
+                db = GeoDb(fetch(configured_source()))
+                db.check_schema()
+                _db = db
     return _db
 
 

@@ -27,6 +27,7 @@ from geo_service.kinds import (
     PLACE_KIND_BY_FEATURE,
     TYPE_RANK,
     coastal_category,
+    spatial_class,
 )
 from geo_service.layout import DDL, INDEXES, SCHEMA_VERSION
 from geo_service.text import exact_key, fold
@@ -336,7 +337,8 @@ class _Importer:
                 fts.append((gid, words))
                 tri.append((gid, " | ".join(dict.fromkeys(fold(n) for n in (name, ascii_name, name_en) if n))))
                 if lat is not None and lon is not None:
-                    boxes.append((gid, lat, lat, lon, lon))
+                    cls = spatial_class(etype, kind)
+                    boxes.append((gid, cls, cls, lat, lat, lon, lon, lat, lon))
                 ids.append(gid)
                 types.append(TYPE_RANK[etype])
                 names = [name, *([name_en] if name_en else []), clean.get("country_name", "")]
@@ -345,7 +347,7 @@ class _Importer:
             write.executemany("INSERT INTO name_key (key, kind, geoname_id) VALUES (?, ?, ?)", keys)
             write.executemany("INSERT INTO name_fts (rowid, names) VALUES (?, ?)", fts)
             write.executemany("INSERT INTO name_tri (rowid, names) VALUES (?, ?)", tri)
-            write.executemany("INSERT INTO entity_rtree VALUES (?, ?, ?, ?, ?)", boxes)
+            write.executemany("INSERT INTO entity_rtree VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", boxes)
         matrix = np.vstack(vecs).astype(np.float16) if vecs else np.zeros((0, DIM), np.float16)
         self.db.execute(
             "INSERT INTO vectors (dim, ids, types, matrix) VALUES (?, ?, ?, ?)",
