@@ -9,22 +9,28 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import cache
 from typing import Any, TypeVar
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 
 logger = Logger()
 metrics = Metrics(namespace="McpPlatform")
-tracer = Tracer()
 
 _TRACING = os.environ.get("POWERTOOLS_TRACE_DISABLED", "").lower() not in ("1", "true")
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
+@cache
+def tracer() -> Tracer:
+    """The container's tracer; built on first use because it imports the X-Ray SDK (~150 ms)."""
+    return Tracer()
+
+
 def traced_handler(handler: Handler) -> Handler:
     """X-Ray capture of a Lambda handler, or the handler itself when tracing is disabled.
 
-    A disabled Powertools tracer still builds dummy X-Ray segments on every
-    call (random ids included), which cost ~5 % of a local call.
+    A disabled Powertools tracer still imports the X-Ray SDK and builds dummy
+    segments on every call (random ids included), which cost ~5 % of a local call.
     """
-    return tracer.capture_lambda_handler(handler, capture_response=False) if _TRACING else handler
+    return tracer().capture_lambda_handler(handler, capture_response=False) if _TRACING else handler
