@@ -17,13 +17,29 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from mcp_platform import contracts
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.schema import input_schema
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+
+
+class ToolInput(BaseModel):
+    """Base of every tool's input model: unknown arguments are refused, and validators build lazily.
+
+    `defer_build` leaves each model's validator and schema unbuilt until first
+    use, so a cold router pays only for the tools it actually serves (the
+    first `tools/list` builds them all).
+
+    Examples:
+        >>> class PingInput(ToolInput):
+        ...     name: str | None = Field(default=None, max_length=200)
+    """
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
 
 Price = int | Callable[[Any], int]
 """Credits per call: a constant, or a function of the validated input model."""
@@ -80,7 +96,7 @@ class ToolSpec:
         if self.output_schema.get("type") != "object":
             raise ValueError(f"{self.name}: outputSchema must have type object")
         if self.input_model.model_config.get("extra") != "forbid":
-            raise ValueError(f"{self.name}: input model must set extra='forbid'")
+            raise ValueError(f"{self.name}: input model must set extra='forbid' (subclass ToolInput)")
 
     @cached_property
     def input_schema(self) -> dict[str, Any]:

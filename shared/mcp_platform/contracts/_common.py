@@ -16,12 +16,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from mcp_platform.registry import ToolSpec
+from mcp_platform.registry import ToolInput, ToolSpec
 
 
 # A status tool takes no arguments. (A docstring would be published as the input schema's description.)
-class StatusInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class StatusInput(ToolInput):
+    pass
 
 
 STATUS_OUTPUT: dict[str, Any] = {

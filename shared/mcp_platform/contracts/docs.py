@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from mcp_platform.contracts._common import status_tool
 from mcp_platform.contracts.fetch import PublicUrl
-from mcp_platform.registry import Annotations, ToolSpec
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 
 _PAGES = re.compile(r"^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$")
 
@@ -32,9 +32,7 @@ def parse_pages(spec: str) -> list[tuple[int, int]]:
     return ranges
 
 
-class DocsExtractInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class DocsExtractInput(ToolInput):
     url: PublicUrl | None = Field(
         default=None, description="http(s) URL of the document (PDF, DOCX, XLSX, PPTX, HTML or text)."
     )

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, Field
 
 from mcp_platform.contracts._common import status_tool
-from mcp_platform.registry import Annotations, ToolSpec
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.web.addresses import public_url
 
 PublicUrl = Annotated[str, AfterValidator(public_url)]
 """An http(s) URL that is not an IP literal of a private address (hostnames are re-checked after DNS)."""
 
 
-class FetchInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class FetchInput(ToolInput):
     url: PublicUrl = Field(description="URL to fetch (http or https)")
     max_length: int = Field(
         default=5000, ge=1, le=1_000_000, description="Maximum number of characters to return (default 5000)."

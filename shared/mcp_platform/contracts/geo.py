@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, Field, StringConstraints, model_validator
 
 from mcp_platform.contracts._common import status_output_schema, status_tool
-from mcp_platform.registry import ToolSpec
+from mcp_platform.registry import ToolInput, ToolSpec
 
 EntityType = Literal["country", "city", "place", "admin1", "admin2", "marine"]
 PlaceKind = Literal[
@@ -40,10 +40,6 @@ def _limit(default: int, maximum: int = 50) -> Any:
     return Field(default=default, ge=1, le=maximum, description=f"Most results to return (1-{maximum}).")
 
 
-class _Args(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 def _one_of(model: BaseModel, *groups: tuple[str, ...]) -> None:
     """Exactly one group of fields must be fully given; names the fields otherwise."""
     given = [g for g in groups if any(getattr(model, f) is not None for f in g)]
@@ -61,11 +57,11 @@ def _min_max(model: Any) -> None:
         raise ValueError("min_population must not exceed max_population")
 
 
-class NoArgs(_Args):
+class NoArgs(ToolInput):
     pass
 
 
-class ResolveInput(_Args):
+class ResolveInput(ToolInput):
     query: Query = Field(description="A name (any language GeoNames knows), ISO2/ISO3 country code or IATA code.")
     entity_type: EntityType | None = Field(default=None, description="Only this kind of entity.")
     country_code: CountryCode | None = Field(default=None, description=_CC)
@@ -73,17 +69,17 @@ class ResolveInput(_Args):
     limit: int = _limit(10)
 
 
-class GetInput(_Args):
+class GetInput(ToolInput):
     geoname_id: GeonameId
 
 
-class SearchInput(_Args):
+class SearchInput(ToolInput):
     query: Query = Field(description="Words to match against names (typos are tolerated).")
     entity_type: EntityType | None = Field(default=None, description="Only this kind of entity.")
     limit: int = _limit(20)
 
 
-class CountryGetInput(_Args):
+class CountryGetInput(ToolInput):
     iso2: CountryCode | None = Field(default=None, description=_CC)
     geoname_id: GeonameId | None = None
 
@@ -93,16 +89,16 @@ class CountryGetInput(_Args):
         return self
 
 
-class CountryListInput(_Args):
+class CountryListInput(ToolInput):
     continent_code: ContinentCode | None = Field(default=None, description="Only countries on this continent.")
     limit: int = _limit(50, 252)
 
 
-class CountryInput(_Args):
+class CountryInput(ToolInput):
     iso2: CountryCode = Field(description=_CC)
 
 
-class Admin1ListInput(_Args):
+class Admin1ListInput(ToolInput):
     country_code: CountryCode = Field(description=_CC)
     limit: int = _limit(50, 100)
 
@@ -110,7 +106,7 @@ class Admin1ListInput(_Args):
 AdminCode = Annotated[str, StringConstraints(strip_whitespace=True, pattern=r"^[A-Za-z]{2}(\.[A-Za-z0-9]+){1,2}$")]
 
 
-class AdminGetInput(_Args):
+class AdminGetInput(ToolInput):
     admin_code: AdminCode | None = Field(
         default=None, description="Full admin code: CC.A1 for admin1 (e.g. IT.03), CC.A1.A2 for admin2."
     )  # fmt: skip
@@ -122,13 +118,13 @@ class AdminGetInput(_Args):
         return self
 
 
-class Admin2ListInput(_Args):
+class Admin2ListInput(ToolInput):
     country_code: CountryCode = Field(description=_CC)
     admin1_code: Admin1Short | None = Field(default=None, description=_A1)
     limit: int = _limit(50, 100)
 
 
-class CitiesSearchInput(_Args):
+class CitiesSearchInput(ToolInput):
     country_code: CountryCode | None = Field(default=None, description=_CC)
     admin1_code: Admin1Short | None = Field(default=None, description=_A1 + " Needs country_code.")
     min_population: int | None = Field(default=None, ge=0, description="Smallest population.")
@@ -149,7 +145,7 @@ class CitiesSearchInput(_Args):
         return self
 
 
-class CoastalCitiesInput(_Args):
+class CoastalCitiesInput(ToolInput):
     country_code: CountryCode = Field(description=_CC)
     admin1_code: Admin1Short | None = Field(default=None, description=_A1)
     max_distance_to_coast_km: float = Field(
@@ -160,7 +156,7 @@ class CoastalCitiesInput(_Args):
     limit: int = _limit(20)
 
 
-class RegionCitiesInput(_Args):
+class RegionCitiesInput(ToolInput):
     country_code: CountryCode = Field(description=_CC)
     admin1_code: Admin1Short = Field(description=_A1)
     min_population: int | None = Field(default=None, ge=0, description="Smallest population.")
@@ -173,7 +169,7 @@ class RegionCitiesInput(_Args):
         return self
 
 
-class NearestMarineInput(_Args):
+class NearestMarineInput(ToolInput):
     geoname_id: GeonameId | None = None
     city_query: Query | None = Field(default=None, description="City name, resolved to the best-matching city.")
 
@@ -183,7 +179,7 @@ class NearestMarineInput(_Args):
         return self
 
 
-class MarineGetInput(_Args):
+class MarineGetInput(ToolInput):
     geoname_id: GeonameId | None = None
     query: Query | None = Field(default=None, description="Sea, bay or gulf name, e.g. Adriatic Sea.")
 
@@ -193,7 +189,7 @@ class MarineGetInput(_Args):
         return self
 
 
-class DistanceInput(_Args):
+class DistanceInput(ToolInput):
     from_id: GeonameId | None = None
     from_query: Query | None = Field(default=None, description="Start as a name or code (resolved like geo_resolve).")
     to_id: GeonameId | None = None
@@ -207,7 +203,7 @@ class DistanceInput(_Args):
         return self
 
 
-class NearbyInput(_Args):
+class NearbyInput(ToolInput):
     center_id: GeonameId | None = None
     center_query: Query | None = Field(default=None, description="Centre as a name or code.")
     latitude: float | None = Field(default=None, ge=-90, le=90, description="Centre latitude (with longitude).")
@@ -223,7 +219,7 @@ class NearbyInput(_Args):
         return self
 
 
-class PlacesSearchInput(_Args):
+class PlacesSearchInput(ToolInput):
     place_kind: PlaceKind | None = Field(default=None, description="Only places of this kind.")
     country_code: CountryCode | None = Field(default=None, description=_CC)
     query: Query | None = Field(default=None, description="Name contains these words.")
@@ -231,7 +227,7 @@ class PlacesSearchInput(_Args):
     limit: int = _limit(20)
 
 
-class AirportLookupInput(_Args):
+class AirportLookupInput(ToolInput):
     iata: (
         Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z0-9]{3}$")] | None
     ) = Field(default=None, description="3-letter IATA code, e.g. BUD.")
@@ -251,7 +247,7 @@ class AirportLookupInput(_Args):
         return self
 
 
-class RankPlacesInput(_Args):
+class RankPlacesInput(ToolInput):
     place_kind: PlaceKind = Field(description="Kind of place to rank, e.g. peak.")
     country_code: CountryCode | None = Field(default=None, description=_CC)
     limit: int = _limit(10)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from mcp_platform.registry import ToolSpec
+from mcp_platform.registry import ToolInput, ToolSpec
 
 
-class PingInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PingInput(ToolInput):
     name: str | None = Field(default=None, max_length=200, description="Who to greet; blank means the world.")
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from mcp_platform.binary import STAGED_OBJECT_SCHEMA, binary_input
 from mcp_platform.contracts._common import status_output_schema, status_tool
-from mcp_platform.registry import Annotations, ToolSpec
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 
 IMAGE_MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 40_000_000
@@ -25,15 +25,11 @@ _Image = binary_input(
 )
 
 
-class InfoInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class InfoInput(ToolInput):
     image: _Image
 
 
-class Resize(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Resize(ToolInput):
     width: int | None = Field(default=None, ge=1, le=MAX_SIDE, description="Target width in pixels.")
     height: int | None = Field(default=None, ge=1, le=MAX_SIDE, description="Target height in pixels.")
     fit: Literal["contain", "cover", "stretch"] = Field(
@@ -49,18 +45,14 @@ class Resize(BaseModel):
         return self
 
 
-class Crop(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class Crop(ToolInput):
     left: int = Field(ge=0, description="Pixels from the left edge of the original image.")
     top: int = Field(ge=0, description="Pixels from the top edge.")
     width: int = Field(ge=1, le=MAX_SIDE)
     height: int = Field(ge=1, le=MAX_SIDE)
 
 
-class TransformInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class TransformInput(ToolInput):
     image: _Image
     crop: Crop | None = Field(default=None, description="Cut out a box first (in the original's pixels).")
     rotate: int = Field(

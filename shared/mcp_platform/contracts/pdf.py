@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from mcp_platform.binary import STAGED_OBJECT_SCHEMA, binary_input
 from mcp_platform.contracts._common import status_output_schema, status_tool
-from mcp_platform.registry import Annotations, ToolSpec
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 
 PDF_MAX_BYTES = 20 * 1024 * 1024
 MAX_MERGE_FILES = 20
@@ -42,9 +42,7 @@ def parse_ranges(text: str) -> list[tuple[int, int]]:
     return ranges
 
 
-class FromMarkdownInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class FromMarkdownInput(ToolInput):
     markdown: str = Field(
         min_length=1,
         max_length=MARKDOWN_MAX_CHARS,
@@ -57,9 +55,7 @@ class FromMarkdownInput(BaseModel):
     orientation: Literal["portrait", "landscape"] = Field(default="portrait")
 
 
-class MergeInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class MergeInput(ToolInput):
     files: list[_Pdf] = Field(  # type: ignore[valid-type]
         min_length=2,
         max_length=MAX_MERGE_FILES,
@@ -67,9 +63,7 @@ class MergeInput(BaseModel):
     )
 
 
-class SplitInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SplitInput(ToolInput):
     file: _Pdf
     ranges: str = Field(
         max_length=500,
@@ -84,9 +78,7 @@ class SplitInput(BaseModel):
         return value
 
 
-class InfoInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class InfoInput(ToolInput):
     file: _Pdf
     max_chars_per_page: int = Field(
         default=1000, ge=0, le=5000, description="Text returned per page; 0 returns no text."

@@ -15,11 +15,11 @@ from decimal import Decimal
 from functools import partial
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from mcp_platform.binary import binary_input
 from mcp_platform.contracts._common import StatusOutput, status_tool
-from mcp_platform.registry import Annotations, ToolSpec
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.schema import output_schema
 from mcp_platform.staging_store import STAGED_OBJECT_SCHEMA
 
@@ -42,10 +42,8 @@ def _no_control_characters(value: str | None) -> str | None:
 # ---------------------------------------------------------------- inputs
 
 
-class ImageOptions(BaseModel):
+class ImageOptions(ToolInput):
     """How the symbol is drawn; shared by every generator."""
-
-    model_config = ConfigDict(extra="forbid")
 
     format: Literal["png", "svg"] = Field(default="png", description="png (also shown inline when small) or svg.")
     scale: int = Field(default=8, ge=1, le=50, description="Pixels per module (the smallest square or bar).")
@@ -109,9 +107,7 @@ def _is_hex(value: str, *lengths: int) -> bool:
     return len(value) in lengths and re.fullmatch(r"[0-9A-Fa-f]+", value) is not None
 
 
-class VcardAddress(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class VcardAddress(ToolInput):
     street: str | None = Field(default=None, max_length=200)
     city: str | None = Field(default=None, max_length=100)
     region: str | None = Field(default=None, max_length=100)
@@ -251,9 +247,7 @@ _BARCODE_RULES = {
 }
 
 
-class DecodeInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class DecodeInput(ToolInput):
     image: binary_input(  # type: ignore[valid-type]
         "The picture or scan containing QR codes or barcodes (PNG, JPEG, GIF, WebP, TIFF, BMP).",
         max_bytes=DECODE_MAX_BYTES,

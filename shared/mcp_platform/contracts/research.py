@@ -13,9 +13,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from mcp_platform.registry import Annotations, ToolSpec
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 
 SEED_FILE = Path(__file__).with_name("research_seed_004.json")
 SCHEMA_VERSION = "2026-09-14"
@@ -58,9 +58,7 @@ def _inline(node: Any, definitions: dict[str, Any]) -> Any:
     return {key: _inline(value, definitions) for key, value in node.items()}
 
 
-class ResearchBriefInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ResearchBriefInput(ToolInput):
     query: str = Field(min_length=3, max_length=500, description="The research question, in plain words (not a URL).")
     depth: Depth = Field(
         description="quick: up to 3 pages, 25 credits. standard: up to 6 pages, 60 credits. "
@@ -74,9 +72,7 @@ class ResearchBriefInput(BaseModel):
     )
 
 
-class SourceLookupInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SourceLookupInput(ToolInput):
     claim_or_url: str = Field(
         min_length=3,
         max_length=2000,
@@ -89,9 +85,7 @@ class SourceLookupInput(BaseModel):
     )
 
 
-class CompareOptionsInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CompareOptionsInput(ToolInput):
     options: list[str] = Field(
         min_length=2, max_length=6, description="The options to compare (2-6 names, each 1-200 characters)."
     )
@@ -101,8 +95,8 @@ class CompareOptionsInput(BaseModel):
     )
 
 
-class CreditsInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CreditsInput(ToolInput):
+    pass
 
 
 _ENVELOPE_NOTE = (

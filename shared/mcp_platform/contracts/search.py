@@ -6,11 +6,11 @@ import re
 from datetime import date
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator, model_validator
+from pydantic import Field, WithJsonSchema, field_validator, model_validator
 
 from mcp_platform.contracts._common import status_tool
 from mcp_platform.contracts.fetch import PublicUrl
-from mcp_platform.registry import Annotations, ToolSpec
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$")
 _LOCALE = re.compile(r"^[A-Za-z]{2}([-_][A-Za-z]{2,4})?$")
@@ -36,9 +36,7 @@ def _no_default(schema: dict[str, Any]) -> None:
 
 # search_web / search_news arguments. Cross-field rules (operators in q, dates, hostnames) live here so
 # the router refuses them before charging. (A docstring would be published as the schema's description.)
-class SearchInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SearchInput(ToolInput):
     q: str = Field(
         min_length=1,
         max_length=512,
@@ -119,9 +117,7 @@ class SearchInput(BaseModel):
         return self
 
 
-class SearchFetchInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SearchFetchInput(ToolInput):
     url: PublicUrl = Field(
         description="Exact http(s) page URL from search results (organic[].link). Not a search query."
     )
@@ -130,9 +126,7 @@ class SearchFetchInput(BaseModel):
     raw: bool = Field(default=False, description="Return raw HTML without Readability.")
 
 
-class SearchSummaryInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SearchSummaryInput(ToolInput):
     url: PublicUrl = Field(description="Exact http(s) page URL from organic[].link / news[].link. Not a search query.")
     focus: str | None = Field(
         default=None,

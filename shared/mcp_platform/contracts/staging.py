@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from mcp_platform.binary import decode_base64
 from mcp_platform.contracts._common import status_output_schema, status_tool
-from mcp_platform.registry import Annotations, ToolSpec
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.staging_store import (
     DEFAULT_TTL_S,
     MAX_TTL_S,
@@ -43,9 +43,7 @@ def _check_filename(value: str | None) -> str | None:
     return value
 
 
-class UploadInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class UploadInput(ToolInput):
     content_base64: str = Field(
         min_length=1,
         description=f"The file as base64 (standard or URL-safe), at most {UPLOAD_MAX_BYTES // 1024} KiB decoded. "
@@ -68,9 +66,7 @@ class UploadInput(BaseModel):
     _filename = field_validator("filename")(_check_filename)
 
 
-class UploadUrlInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class UploadUrlInput(ToolInput):
     size: int = Field(
         ge=1,
         le=PRESIGNED_MAX_BYTES,
@@ -83,9 +79,7 @@ class UploadUrlInput(BaseModel):
     _filename = field_validator("filename")(_check_filename)
 
 
-class IdInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class IdInput(ToolInput):
     id: str = Field(
         pattern=STAGING_ID.pattern,
         description="Staging id, as returned by staging_upload or a tool's file.id (stg_ + 32 hex digits).",

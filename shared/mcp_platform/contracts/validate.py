@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
 from mcp_platform.contracts._common import StatusOutput, status_tool
 from mcp_platform.contracts._stdnum_kinds import KINDS
-from mcp_platform.registry import Annotations, ToolSpec
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.schema import output_schema
 
 SERVICE = "validate"
@@ -29,9 +29,7 @@ def _upper_country(value: str | None) -> str | None:
 # ---------------------------------------------------------------- inputs
 
 
-class EmailInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class EmailInput(ToolInput):
     email: str = Field(min_length=1, max_length=320, description="The address, e.g. 'anna@example.com'.")
     check_deliverability: bool = Field(
         default=False,
@@ -40,9 +38,7 @@ class EmailInput(BaseModel):
     )
 
 
-class PhoneInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PhoneInput(ToolInput):
     number: str = Field(
         min_length=1, max_length=64, description="The number, international (+36 1 234 5678) or national."
     )
@@ -56,21 +52,15 @@ class PhoneInput(BaseModel):
     _upper = field_validator("region")(_upper_country)
 
 
-class IbanInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class IbanInput(ToolInput):
     iban: str = Field(min_length=1, max_length=64, description="The IBAN, with or without spaces.")
 
 
-class BicInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class BicInput(ToolInput):
     bic: str = Field(min_length=1, max_length=32, description="The BIC / SWIFT code, 8 or 11 characters.")
 
 
-class VatInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class VatInput(ToolInput):
     number: str = Field(
         min_length=1, max_length=32, description="The VAT number, with its country prefix (DE123456789) or without."
     )
@@ -89,9 +79,7 @@ class VatInput(BaseModel):
     _upper = field_validator("country")(_upper_country)
 
 
-class CardInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CardInput(ToolInput):
     number: str = Field(
         min_length=1,
         max_length=40,
@@ -99,9 +87,7 @@ class CardInput(BaseModel):
     )
 
 
-class UrlInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class UrlInput(ToolInput):
     url: str = Field(min_length=1, max_length=8192, description="The absolute URL to check.")
     allowed_schemes: list[str] = Field(
         default_factory=lambda: ["http", "https"],
@@ -116,8 +102,8 @@ class UrlInput(BaseModel):
         return [scheme.lower() for scheme in value]
 
 
-class JsonInput(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+class JsonInput(ToolInput):
+    model_config = ConfigDict(populate_by_name=True)
 
     document: JsonValue = Field(description="The JSON value to check (object, array, string, number, ...).")
     json_schema: dict[str, Any] = Field(
@@ -136,9 +122,7 @@ class JsonInput(BaseModel):
     )
 
 
-class NumberInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class NumberInput(ToolInput):
     number: str = Field(min_length=1, max_length=256, description="The number or code to check.")
     kind: NumberKind = Field(
         description="The python-stdnum format, e.g. 'isbn', 'issn', 'ean', 'isin', 'lei', 'iban', "
