@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-import boto3
 from botocore.config import Config
 
 from mcp_platform.auth.dynamodb import DynamoAccountStore
-from mcp_platform.aws import client
+from mcp_platform.aws import client, configured_client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.registry import load_registry
@@ -31,7 +30,7 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         timeout = float(env.get("SERVICE_TIMEOUT_SECONDS", "25"))
         # No retries: a retried Invoke could run a tool twice. The read timeout outlives the service's own.
         config = Config(read_timeout=timeout + 2, connect_timeout=2, retries={"max_attempts": 1})
-        lambda_client = boto3.client("lambda", config=config)
+        lambda_client = configured_client("lambda", config)
         invoker = LambdaInvoker.from_env(lambda_client, env)
     return Dependencies(
         registry=load_registry(),
