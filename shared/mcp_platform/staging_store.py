@@ -28,10 +28,10 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from mcp_platform import aws
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.observability import logger
 
@@ -219,7 +219,7 @@ def default_store() -> StagingStore:
         raise ToolError("staging is not configured (STAGING_BUCKET is unset)", ErrorCode.UPSTREAM_UNAVAILABLE)
     # Path-style URLs work against any endpoint, the local moto server on 127.0.0.1 included.
     config = Config(signature_version="s3v4", s3={"addressing_style": "path"}, retries={"mode": "standard"})
-    return StagingStore(bucket, boto3.client("s3", config=config))
+    return StagingStore(bucket, aws.configured_client("s3", config))
 
 
 def _key(account_id: str, staging_id: str) -> str:
