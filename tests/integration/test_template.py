@@ -73,7 +73,7 @@ def test_handler_runs_as_wired(wiring: template.FunctionWiring) -> None:
     assert event.exists(), f"add a sample event for {wiring.logical_id} at events/{wiring.service}.json"
     result = _invoke(wiring, event)
     if wiring.service == "router":
-        # An API Gateway HTTP API event with an unknown key: Mangum's answer, from a real table look-up.
+        # An API Gateway HTTP API event with a bad key: the answer Mangum builds from the gateway.
         assert result["statusCode"] == 401
         assert json.loads(result["body"])["error"]["code"] == -32000
     else:
