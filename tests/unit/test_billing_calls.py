@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import io
+import logging
 from typing import Any
 
 import orjson
@@ -12,6 +14,7 @@ from mcp_platform.billing.ledger import EntryKind
 from mcp_platform.billing.memory import MemoryLedger
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import error_object
+from mcp_platform.observability import logger
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
 from tests.support.router import (
@@ -268,7 +271,7 @@ class _BrokenLedger(MemoryLedger):
         raise ConnectionError("dynamodb unreachable: secret-host")
 
 
-def test_a_ledger_outage_is_a_500_with_a_json_rpc_body_and_no_invocation() -> None:
+def test_a_ledger_outage_is_an_error_result_with_no_charge_and_no_invocation() -> None:
     plat, invoker = _platform(OK)
     deps = dataclasses.replace(plat.deps, ledger=_BrokenLedger())
     response = Gateway(deps).handle(
@@ -279,8 +282,40 @@ def test_a_ledger_outage_is_a_500_with_a_json_rpc_body_and_no_invocation() -> No
             orjson.dumps(message("tools/call", {"name": "fake_paid", "arguments": {"text": "hi"}})),
         )
     )
-    assert response.status == 500
-    reply = body(response)
-    assert reply["error"]["code"] == -32603
-    assert "secret-host" not in reply["error"]["message"]
+    assert response.status == 200
+    result = body(response)["result"]
+    assert result["isError"] is True
+    assert result["structuredContent"]["code"] == "upstream_unavailable"
+    assert "nothing was charged" in result["structuredContent"]["error"]
+    assert "secret-host" not in result["content"][0]["text"]
     assert invoker.calls == []
+
+
+class _RefundFails(MemoryLedger):
+    def refund(self, *args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("dynamodb unreachable")
+
+
+def test_a_failed_refund_still_answers_the_error_and_names_the_charge_in_the_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = io.StringIO()
+    for handler in logging.getLogger(logger.service).handlers:
+        monkeypatch.setattr(handler, "stream", log)  # Powertools keeps the stream it was created with
+    plat, _invoker = _platform(ServiceReply(structured_content={"error": "boom", "is_error": True, "code": "internal"}))
+    ledger = _RefundFails()
+    ledger.grant(plat.account_id, 10, "w")
+    deps = dataclasses.replace(plat.deps, ledger=ledger)
+    response = Gateway(deps).handle(
+        HttpRequest(
+            "POST",
+            "/mcp",
+            {**JSON_HEADERS, "authorization": f"Bearer {plat.key}"},
+            orjson.dumps(message("tools/call", {"name": "fake_paid", "arguments": {"text": "hi"}})),
+        )
+    )
+    result = body(response)["result"]
+    assert result["isError"] is True and result["structuredContent"]["credits_charged"] == 0
+    charge = next(e for e in ledger.entries(plat.account_id) if e.kind == "charge")
+    assert "refund failed; reconcile this charge" in log.getvalue()
+    assert charge.entry_id in log.getvalue()

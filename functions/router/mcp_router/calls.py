@@ -118,6 +118,13 @@ class ToolCaller:
                 return ServiceReply.model_validate(exc.result), 0
             except IdempotencyConflictError as exc:
                 return _error_reply(str(exc), ErrorCode.RATE_LIMITED), 0
+            except Exception:
+                # The store is unreachable: nothing was taken, the service is not called.
+                logger.exception("billing store unavailable", extra={"tool": spec.name})
+                return _error_reply(
+                    "billing is unavailable right now; nothing was charged, retry shortly",
+                    ErrorCode.UPSTREAM_UNAVAILABLE,
+                ), 0
         request = ServiceRequest(
             tool=spec.name,
             arguments=validated,
@@ -137,7 +144,14 @@ class ToolCaller:
 
     def _settle(self, charge: Charge, reply: ServiceReply) -> tuple[ServiceReply, int]:
         if reply.is_error or reply.waive_charge:
-            self._ledger.refund(charge, "error result" if reply.is_error else "waived by the service")
+            try:
+                self._ledger.refund(charge, "error result" if reply.is_error else "waived by the service")
+            except Exception:
+                # The charge stands until reconciled: say which one, loudly, for the operator.
+                logger.exception(
+                    "refund failed; reconcile this charge",
+                    extra={"account_id": charge.account_id, "entry_id": charge.entry_id, "amount": charge.amount},
+                )
             return reply.model_copy(
                 update={"structured_content": {**reply.structured_content, "credits_charged": 0}}
             ), 0
