@@ -266,15 +266,10 @@ def test_batch_members_are_billed_independently() -> None:
     _assert_ledger_sums_to_balance(plat)
 
 
-class _BrokenLedger(MemoryLedger):
-    def reserve(self, *args: Any, **kwargs: Any) -> Any:
-        raise ConnectionError("dynamodb unreachable: secret-host")
-
-
-def test_a_ledger_outage_is_an_error_result_with_no_charge_and_no_invocation() -> None:
-    plat, invoker = _platform(OK)
-    deps = dataclasses.replace(plat.deps, ledger=_BrokenLedger())
-    response = Gateway(deps).handle(
+def _call_paid_with(plat: Platform, ledger: MemoryLedger) -> Any:
+    """Call `fake_paid` through a gateway whose ledger is replaced by `ledger`."""
+    deps = dataclasses.replace(plat.deps, ledger=ledger)
+    return Gateway(deps).handle(
         HttpRequest(
             "POST",
             "/mcp",
@@ -282,6 +277,16 @@ def test_a_ledger_outage_is_an_error_result_with_no_charge_and_no_invocation() -
             orjson.dumps(message("tools/call", {"name": "fake_paid", "arguments": {"text": "hi"}})),
         )
     )
+
+
+class _BrokenLedger(MemoryLedger):
+    def reserve(self, *args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("dynamodb unreachable: secret-host")
+
+
+def test_a_ledger_outage_is_an_error_result_with_no_charge_and_no_invocation() -> None:
+    plat, invoker = _platform(OK)
+    response = _call_paid_with(plat, ledger=_BrokenLedger())
     assert response.status == 200
     result = body(response)["result"]
     assert result["isError"] is True
@@ -305,15 +310,7 @@ def test_a_failed_refund_still_answers_the_error_and_names_the_charge_in_the_log
     plat, _invoker = _platform(ServiceReply(structured_content={"error": "boom", "is_error": True, "code": "internal"}))
     ledger = _RefundFails()
     ledger.grant(plat.account_id, 10, "w")
-    deps = dataclasses.replace(plat.deps, ledger=ledger)
-    response = Gateway(deps).handle(
-        HttpRequest(
-            "POST",
-            "/mcp",
-            {**JSON_HEADERS, "authorization": f"Bearer {plat.key}"},
-            orjson.dumps(message("tools/call", {"name": "fake_paid", "arguments": {"text": "hi"}})),
-        )
-    )
+    response = _call_paid_with(plat, ledger=ledger)
     result = body(response)["result"]
     assert result["isError"] is True and result["structuredContent"]["credits_charged"] == 0
     charge = next(e for e in ledger.entries(plat.account_id) if e.kind == "charge")
