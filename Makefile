@@ -1,6 +1,10 @@
 # The two commands: `make dev` (the whole platform on loopback) and `make test`.
 # Each creates its virtualenv on first use; nothing needs installing by hand.
-PYTHON ?= python3.11
+# The Lambda runtime is python3.13 (Amazon Linux 2023). Use pyenv's 3.13 (these machines have it
+# there; pyenv's shim would refuse it unless selected), else a python3.13 on the PATH.
+# `sam build` needs it on the PATH too, so its folder goes first.
+PYTHON ?= $(or $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3.13))),$(shell command -v python3.13 2>/dev/null),python3.13)
+export PATH := $(dir $(PYTHON)):$(PATH)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 REQS := requirements-dev.txt shared/requirements.txt $(wildcard layers/*/requirements.txt) $(wildcard functions/*/requirements.txt)
