@@ -66,13 +66,13 @@ $(SAM_VENV)/.installed:
 sam-local: $(VENV)/.installed $(SAM_VENV)/.installed
 	scripts/sam_local/engine.sh
 	$(SAM_VENV)/bin/sam build --cached --parallel
-	SAM=$(SAM_VENV)/bin/sam INVOKE_IMAGE=$$(scripts/sam_local/invoke_image.sh) $(PY) -m localdev.sam_local
+	image=$$(scripts/sam_local/invoke_image.sh) && SAM=$(SAM_VENV)/bin/sam INVOKE_IMAGE=$$image $(PY) -m localdev.sam_local
 
 # The same path driven by the official mcp client (CI runs it; `make test` leaves it out for speed).
 test-sam-local: $(VENV)/.installed $(SAM_VENV)/.installed
 	scripts/sam_local/engine.sh
 	$(SAM_VENV)/bin/sam build --cached --parallel
-	SAM=$(SAM_VENV)/bin/sam INVOKE_IMAGE=$$(scripts/sam_local/invoke_image.sh) $(PY) -m pytest -m sam_local $(PYTEST_ARGS)
+	image=$$(scripts/sam_local/invoke_image.sh) && SAM=$(SAM_VENV)/bin/sam INVOKE_IMAGE=$$image $(PY) -m pytest -m sam_local $(PYTEST_ARGS)
 
 # MCP Inspector 2.x needs Node >= 22.19 (on an older Node, npx silently picks Inspector 0.15, which
 # cannot take a URL): run it with the project's own Node 22, pointed at `make dev` / `make sam-local`.

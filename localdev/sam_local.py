@@ -17,10 +17,12 @@ events/sam-local-env.json is mapped to it), never on an outside interface.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 ENV_FILE = template.ROOT / "events" / "sam-local-env.json"
 BUILT_TEMPLATE = template.ROOT / ".aws-sam" / "build" / "template.yaml"
 READY_SECONDS = 120
+_SIOCGIFADDR = 0x8915
 
 
 @dataclass(frozen=True)
@@ -108,12 +111,13 @@ def declare_overrides(built_template: Path, overrides: dict[str, dict[str, str]]
 
 
 def bridge_address(interface: str = "docker0") -> str:
-    """The IPv4 address of Docker's default bridge on this host."""
-    out = subprocess.run(["ip", "-4", "-o", "addr", "show", interface], capture_output=True, text=True, check=False)
-    for field in out.stdout.split():
-        if "/" in field and field[0].isdigit():
-            return field.split("/")[0]
-    raise LocalSettingError(f"no IPv4 address on {interface}: is the Docker engine running?")
+    """The host's IPv4 address on Docker's default bridge (SIOCGIFADDR: no `ip` binary needed)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            packed = fcntl.ioctl(s.fileno(), _SIOCGIFADDR, struct.pack("256s", interface.encode()))
+    except OSError as exc:
+        raise LocalSettingError(f"no IPv4 address on {interface} ({exc}): is the Docker engine running?") from None
+    return socket.inet_ntoa(packed[20:24])
 
 
 def _wait_for_port(host: str, port: int, proc: subprocess.Popen[bytes], name: str) -> None:

@@ -50,4 +50,7 @@ docker import \
   --change 'WORKDIR /var/task' \
   --change 'ENTRYPOINT ["/var/runtime/bootstrap"]' \
   "$TARBALL" "$TAG" >&2
+# Earlier builds of this script are dead weight (an image SAM still builds on stays until it is pruned).
+find "$CACHE" -name 'rootfs-*.tar.gz' ! -name "rootfs-$HASH.tar.gz" -delete
+docker images --format '{{.Repository}}:{{.Tag}}' "${TAG%%:*}" | grep -vxF "$TAG" | xargs -r docker rmi >/dev/null 2>&1 || true
 echo "$TAG"
