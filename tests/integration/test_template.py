@@ -8,6 +8,7 @@ beside it, and invoked with its sample event from `events/`.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import subprocess
@@ -55,7 +56,7 @@ def _transformed() -> dict:
     """The template after the SAM transform (as CloudFormation receives it), code locations stubbed."""
     from samtranslator.translator.transform import transform
 
-    doc = template.load_template()
+    doc = copy.deepcopy(template.load_template())  # cached and shared; the transform consumes its input
     for resource in doc["Resources"].values():
         props = resource.get("Properties", {})
         for uri in ("CodeUri", "ContentUri"):
