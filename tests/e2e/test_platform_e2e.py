@@ -56,7 +56,7 @@ async def test_bad_arguments_are_an_error_result_naming_the_field(local_server, 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_resources_docs_and_balance(local_server, mode: str) -> None:
+async def test_resources_and_docs(local_server, mode: str) -> None:
     async with _with_bearer(local_server, mode=mode) as client:
         listed = await client.list_resources()
         uris = {str(r.uri) for r in listed.resources}
