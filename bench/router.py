@@ -22,8 +22,8 @@ DynamoDB requests per call are counted against moto with the real adapters.
 Cold start (`--cold-start` prints only this): a Lambda init as the router pays it, in fresh
 processes: importing `mcp_router.lambda_entry` (which builds the clients), then the first and a
 second `tools/call hello_ping` through the Lambda handler (Mangum → router → botocore), against a
-moto server on loopback for DynamoDB and a loopback stand-in for Lambda's Invoke API that runs
-hello's real handler. "snapstart" runs the SnapStart runtime hooks in between, as Lambda does:
+moto server on loopback for DynamoDB and `localdev.invoke_api` (Lambda's Invoke API on loopback,
+hello's real handler behind it). "snapstart" runs the SnapStart runtime hooks in between, as Lambda does:
 before-snapshot at publish time (not paid on a cold start), then after-restore; a restored cold
 start pays the restore itself (AWS's figure, see the note), the after-restore hooks and the first
 request. Wall time and CPU time (the machine is shared: CPU time is the steadier figure).
@@ -325,49 +325,6 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
 COLD_KEY = "mcp_" + "c" * 43
 
 
-class _HelloInvokeApi:
-    """A loopback stand-in for Lambda's Invoke API: POST /2015-03-31/functions/<name>/invocations → hello."""
-
-    def __init__(self) -> None:
-        import json
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-        from localdev.template import add_code_paths
-
-        add_code_paths()
-        from hello_service.app import handler
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                payload = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                body = json.dumps(handler(payload, _LambdaContext())).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *_: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        import threading
-
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
-class _LambdaContext:
-    function_name = "bench"
-    memory_limit_in_mb = 1024
-    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:bench"
-    aws_request_id = "bench-request"
-
-    @staticmethod
-    def get_remaining_time_in_millis() -> int:
-        return 30_000
-
-
 def _api_event(body: str) -> dict[str, Any]:
     import json
 
@@ -405,10 +362,12 @@ def cold_child(snapstart: bool) -> None:
         for func, args, kwargs in hooks.get_after_restore():
             func(*args, **kwargs)
         phases["after_restore"] = since(start)
+    from localdev.context import LambdaContext
+
     event = _api_event(BODY)
     for name in ("first_request", "second_request"):
         start = clock()
-        response = entry.handler(event, _LambdaContext())
+        response = entry.handler(event, LambdaContext("router"))
         phases[name] = since(start)
         assert response["statusCode"] == 200 and '"isError":false' in response["body"], response
     print(json.dumps(phases))
@@ -421,22 +380,24 @@ def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
 
     from moto.server import ThreadedMotoServer
 
+    from localdev.invoke_api import InvokeApi
     from localdev.store import create_tables
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     store = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port(), verbose=False)
     store.start()
-    invoke_api = _HelloInvokeApi()
+    invoke_api = InvokeApi(prefix="bench-")
+    invoke_api.start()
     try:
-        aws_port = store._server.server_port
-        endpoint = f"http://127.0.0.1:{aws_port}"
+        host, port = store.get_host_and_port()
+        endpoint = f"http://{host}:{port}"
         env = {
             **os.environ,
             "AWS_DEFAULT_REGION": "us-east-1",
             "AWS_ACCESS_KEY_ID": "x",
             "AWS_SECRET_ACCESS_KEY": "x",
             "AWS_ENDPOINT_URL_DYNAMODB": endpoint,
-            "AWS_ENDPOINT_URL_LAMBDA": f"http://127.0.0.1:{invoke_api.port}",
+            "AWS_ENDPOINT_URL_LAMBDA": invoke_api.endpoint,
             "ACCOUNTS_TABLE": "AccountsTable",
             "API_KEYS_TABLE": "ApiKeysTable",
             "LEDGER_TABLE": "LedgerTable",
@@ -482,7 +443,7 @@ def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
             }
         return results
     finally:
-        invoke_api.server.shutdown()
+        invoke_api.stop()
         store.stop()
 
 
