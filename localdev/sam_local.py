@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from localdev import template
-from localdev.server import LocalPlatform, LocalSettingError
+from localdev.server import LocalPlatform, LocalSettingError, integer_setting
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -60,7 +60,7 @@ class SamLocal:
         return cls(
             sam=env.get("SAM", "sam"),
             invoke_image=image,
-            lambda_port=int(env.get("LAMBDA_PORT", "3001")),
+            lambda_port=integer_setting(env, "LAMBDA_PORT", 3001),
             bridge_ip=env.get("DOCKER_BRIDGE_IP") or bridge_address(),
         )
 

@@ -22,7 +22,8 @@ class LocalSettingError(ValueError):
     """A `make dev` environment variable that cannot be used; the message is the one line to print."""
 
 
-def _integer(env: Mapping[str, str], name: str, default: int) -> int:
+def integer_setting(env: Mapping[str, str], name: str, default: int) -> int:
+    """`env[name]` as an int (`default` when unset); anything else is a `LocalSettingError`."""
     raw = env.get(name) or str(default)
     try:
         return int(raw)
@@ -47,10 +48,10 @@ class LocalPlatform:
                 "unset it to get a generated one"
             )
         return cls(
-            port=_integer(env, "PORT", 3000),
-            aws_port=_integer(env, "LOCAL_AWS_PORT", 4566),
+            port=integer_setting(env, "PORT", 3000),
+            aws_port=integer_setting(env, "LOCAL_AWS_PORT", 4566),
             dev_key=dev_key,
-            dev_credits=_integer(env, "DEV_CREDITS", 1000),
+            dev_credits=integer_setting(env, "DEV_CREDITS", 1000),
         )
 
     def configure(self, env: MutableMapping[str, str] = os.environ) -> None:
