@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from localdev import environment, template
-from localdev.store import create_buckets, create_tables, serialize_aws_requests
+from localdev.store import create_buckets, create_sender_identity, create_tables, serialize_aws_requests
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, MutableMapping
 
 DEV_ACCOUNT = "acct_dev"
 LOOPBACK_HOSTS = "localhost,127.0.0.1,::1"
+LOCAL_SENDER = "platform@mcp.localhost"
 
 
 @dataclass
@@ -47,6 +48,9 @@ class LocalPlatform:
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
             "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
+            # email_send from an identity the local store verifies; moto has no SES suppression list to read.
+            "EMAIL_FROM": LOCAL_SENDER,
+            "EMAIL_SUPPRESSION_CHECK": "off",
         }
         for name, value in defaults.items():
             env.setdefault(name, value)
@@ -62,6 +66,7 @@ class LocalPlatform:
         self._moto.start()
         create_tables()
         create_buckets()
+        create_sender_identity(os.environ["EMAIL_FROM"])
 
     def seed(self) -> str:
         """The dev account (every service, DEV_CREDITS) and its key; returns the key."""
