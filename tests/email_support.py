@@ -46,7 +46,9 @@ def zone_text() -> str:
         _txt("good.example.", "v=spf1 include:_spf.mail.example mx -all"),
         _txt("good.example.", "google-site-verification=abc"),
         _txt("_spf.mail.example.", "v=spf1 ip4:192.0.2.0/24 ip6:2001:db8::/32 -all"),
-        _txt("_dmarc.good.example.", "v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@good.example; adkim=s; aspf=r"),
+        _txt(
+            "_dmarc.good.example.", "v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@good.example; adkim=s; aspf=r"
+        ),
         _txt("selector1._domainkey.good.example.", f"v=DKIM1; k=rsa; p={rsa_key(2048)}"),
         "weak.example. 300 IN MX 10 mx.weak.example.",
         _txt("weak.example.", "v=spf1 ptr +all"),

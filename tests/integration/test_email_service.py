@@ -128,7 +128,9 @@ def test_unreachable_dns_is_unknown_not_false(monkeypatch: pytest.MonkeyPatch, v
 
 
 def test_dns_check_of_a_well_set_up_domain(validate_output) -> None:
-    out = validate_output("email_dns_check", call("email_dns_check", domain="Good.Example.", dkim_selectors=["selector1"]))
+    out = validate_output(
+        "email_dns_check", call("email_dns_check", domain="Good.Example.", dkim_selectors=["selector1"])
+    )
     assert out["domain"] == "good.example"
     assert [mx["host"] for mx in out["mx"]] == ["mx1.good.example", "mx2.good.example"]
     spf = out["spf"]
@@ -180,7 +182,9 @@ def test_dns_check_of_a_domain_without_mail_records(validate_output) -> None:
 
 def test_dns_check_refuses_bad_input() -> None:
     assert "domain" in error("email_dns_check", "invalid_arguments", domain="not a domain")
-    assert "dkim_selectors" in error("email_dns_check", "invalid_arguments", domain="good.example", dkim_selectors=["a b"])
+    assert "dkim_selectors" in error(
+        "email_dns_check", "invalid_arguments", domain="good.example", dkim_selectors=["a b"]
+    )
 
 
 # ---------------------------------------------------------------- email_parse

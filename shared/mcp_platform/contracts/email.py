@@ -9,8 +9,7 @@ suppression list, the daily cap reached) or a backend that cannot answer (DNS, S
 from __future__ import annotations
 
 import re
-from email.headerregistry import Address
-from email.utils import parseaddr
+from email.headerregistry import HeaderRegistry
 from functools import partial
 from typing import Literal, Self
 
@@ -29,6 +28,7 @@ MAX_RAW_CHARS = 1_400_000
 _HOSTNAME = r"^([A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9-]{2,63}\.?$"
 _SELECTOR = r"^[A-Za-z0-9_-]{1,63}(\.[A-Za-z0-9_-]{1,63})*$"
 _LINE_BREAK = re.compile(r"[\r\n\x00]")
+_HEADERS = HeaderRegistry()
 
 
 def _single_line(field: str, value: str) -> str:
@@ -40,17 +40,18 @@ def _single_line(field: str, value: str) -> str:
 def mailbox(value: str, field: str = "address") -> str:
     """`value` as one mailbox (`anna@example.com` or `Anna <anna@example.com>`), re-rendered by the stdlib.
 
-    Raises `ValueError` naming `field` for anything else: several addresses, a group, line breaks.
+    The stdlib's header parser reads it, so quoting and encoded words follow RFC 5322. Raises
+    `ValueError` naming `field` for anything else: several addresses, a group, line breaks, defects.
     """
     _single_line(field, value)
-    name, address = parseaddr(value, strict=True)
-    local, at, domain = address.rpartition("@")
-    if not (at and local and _is_hostname(domain)):
+    header = _HEADERS("to", value)
+    groups = header.groups  # type: ignore[attr-defined]
+    if len(groups) != 1 or groups[0].display_name is not None or len(groups[0].addresses) != 1 or header.defects:
         raise ValueError(f"{field}: {value!r} is not one email address")
-    try:
-        return str(Address(display_name=name, username=local, domain=domain))
-    except (ValueError, IndexError) as exc:
-        raise ValueError(f"{field}: {value!r} is not one email address ({exc})") from None
+    address = groups[0].addresses[0]
+    if not (address.username and _is_hostname(address.domain)):
+        raise ValueError(f"{field}: {value!r} is not one email address")
+    return str(address)
 
 
 def _is_hostname(domain: str) -> bool:
@@ -155,7 +156,7 @@ class SuppressionInput(ToolInput):
     @field_validator("email")
     @classmethod
     def _one(cls, value: str) -> str:
-        return Address(addr_spec=parseaddr(mailbox(value, "email"))[1]).addr_spec
+        return _HEADERS("to", mailbox(value, "email")).addresses[0].addr_spec  # type: ignore[attr-defined,no-any-return]
 
 
 # ---------------------------------------------------------------- outputs
