@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 DEV_ACCOUNT = "acct_dev"
 LOOPBACK_HOSTS = "localhost,127.0.0.1,::1"
 LOCAL_SENDER = "platform@mcp.localhost"
+LOCAL_CHROMIUM = "/usr/bin/chromium"
 
 
 @dataclass
@@ -51,6 +52,7 @@ class LocalPlatform:
             # email_send from an identity the local store verifies; moto has no SES suppression list to read.
             "EMAIL_FROM": LOCAL_SENDER,
             "EMAIL_SUPPRESSION_CHECK": "off",
+            "SHOT_BROWSER_PATH": LOCAL_CHROMIUM,  # Debian's chromium (make chromium); Lambda uses Playwright's build
         }
         for name, value in defaults.items():
             env.setdefault(name, value)

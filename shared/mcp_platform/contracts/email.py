@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from email.headerregistry import HeaderRegistry
 from functools import partial
-from typing import Literal, Self
+from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator, model_validator
 
 from mcp_platform.contracts._common import StatusInput, StatusOutput, status_tool
 from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.schema import output_schema
-from mcp_platform.staging_store import STAGING_ID
+from mcp_platform.staging_store import STAGED_OBJECT_SCHEMA, STAGING_ID
 
 SERVICE = "email"
 MAX_RECIPIENTS = 50
@@ -260,7 +260,7 @@ class Attachment(BaseModel):
     media_type: str
     size: int
     inline: bool = Field(description="Content-Disposition inline (e.g. an embedded image) rather than attachment.")
-    file: dict[str, object] = Field(description="The staged content: id, download url, size, media type, expiry.")
+    file: Annotated[dict[str, object], WithJsonSchema(STAGED_OBJECT_SCHEMA)]
 
 
 class ParseOutput(BaseModel):
