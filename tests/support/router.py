@@ -29,6 +29,7 @@ from mcp_router.settings import RouterSettings
 
 if TYPE_CHECKING:
     from mcp_router.invoker import Invoker
+    from tests.support.clock import Clock
 
 MODERN = "2026-07-28"
 JSON_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
@@ -156,15 +157,20 @@ def platform(
     settings: RouterSettings | None = None,
     services: Iterable[str] | None = None,
     credits: int = 100,
+    clock: Clock | None = None,
 ) -> Platform:
-    """An in-memory platform with one account (approved for `services`, default all) and one key."""
+    """An in-memory platform with one account (approved for `services`, default all) and one key.
+
+    With `clock`, deadlines and idempotent waits run on it (a wait moves it) instead of real time.
+    """
     registry = registry or load_registry()
     if invoker is None:
         from localdev.invoker import InProcessInvoker
 
         invoker = InProcessInvoker()
     settings = settings or RouterSettings()
-    store, ledger, limiter = MemoryAccountStore(), MemoryLedger(), MemoryRateLimiter()
+    store, limiter = MemoryAccountStore(), MemoryRateLimiter()
+    ledger = MemoryLedger(store)
     admin = AccountAdmin(store, ledger)
     approved = frozenset(registry.services if services is None else services)
     account = admin.create_account("tester", approved, credits, account_id="acct_test")
@@ -176,6 +182,7 @@ def platform(
         limiter=limiter,
         invoker=invoker,
         settings=settings,
+        **({"clock": clock, "sleep": clock.sleep} if clock else {}),
     )
     return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key)
 
