@@ -34,6 +34,8 @@ from mcp_platform.observability import logger
 from mcp_router.telemetry import record_call
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mcp_platform.registry import Registry, ToolSpec
     from mcp_router.auth import Principal
     from mcp_router.invoker import Invoker
@@ -53,12 +55,27 @@ class CallContext:
     """The Idempotency-Key header; in a batch, the header and the member's JSON-RPC id."""
 
 
+MIN_INVOKE_SECONDS = 1.0
+"""Below this much time left, a service is not started (a billed call would be refunded anyway)."""
+
+
 class ToolCaller:
-    def __init__(self, registry: Registry, calls: Calls, invoker: Invoker, preview_tools: bool = False) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        calls: Calls,
+        invoker: Invoker,
+        *,
+        preview_tools: bool = False,
+        service_timeout_s: float = 25.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._registry = registry
         self._calls = calls
         self._invoker = invoker
         self._preview = preview_tools
+        self._service_timeout = service_timeout_s
+        self._clock = clock
 
     def visible(self, spec: ToolSpec, principal: Principal) -> bool:
         """Whether `principal` may see and call `spec` (approved service; preview only when enabled)."""
@@ -101,7 +118,7 @@ class ToolCaller:
             tool=spec.name, arguments=validated, account_id=account_id, request_id=ctx.request_id, balance=balance
         )
         if price == 0:
-            return self._invoke(spec, request), 0
+            return self._invoke(spec, request, ctx.deadline), 0
         idempotency = None
         if ctx.idempotency_scope:
             arguments_json = orjson.dumps(validated, option=orjson.OPT_SORT_KEYS)
@@ -134,11 +151,18 @@ class ToolCaller:
                     ErrorCode.IDEMPOTENCY_CONFLICT,
                 ), 0
             return ServiceReply.model_validate(outcome.result), 0
-        return self._finish(outcome, self._invoke(spec, request))
+        return self._finish(outcome, self._invoke(spec, request, ctx.deadline))
 
-    def _invoke(self, spec: ToolSpec, request: ServiceRequest) -> ServiceReply:
+    def _invoke(self, spec: ToolSpec, request: ServiceRequest, deadline: float) -> ServiceReply:
+        """Invoke with a timeout derived from the router's deadline, keeping time to settle or refund."""
+        budget = min(self._service_timeout + 1, deadline - self._clock() - SETTLE_MARGIN_SECONDS)
+        if budget < MIN_INVOKE_SECONDS:
+            return _error_reply(
+                f"{spec.service}: not enough time left in this request to run the tool; retry it",
+                ErrorCode.UPSTREAM_UNAVAILABLE,
+            )
         try:
-            return self._invoker.invoke(spec.service, request)
+            return self._invoker.invoke(spec.service, request, timeout_s=budget)
         except Exception:
             # Invokers turn failures into replies; this guard keeps a bug there from costing credits.
             logger.exception("invoker raised", extra={"tool": spec.name})

@@ -69,7 +69,14 @@ class Gateway:
         self._deps = deps
         self._settings = deps.settings
         calls = Calls(deps.ledger, clock=deps.clock, sleep=deps.sleep)
-        caller = ToolCaller(deps.registry, calls, deps.invoker, deps.settings.preview_tools)
+        caller = ToolCaller(
+            deps.registry,
+            calls,
+            deps.invoker,
+            preview_tools=deps.settings.preview_tools,
+            service_timeout_s=deps.settings.service_timeout_seconds,
+            clock=deps.clock,
+        )
         self._methods = Methods(deps.registry, deps.ledger, caller, deps.settings)
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="batch")
         self._routes: dict[tuple[str, str], Callable[[HttpRequest], HttpResponse]] = {
