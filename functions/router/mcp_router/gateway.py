@@ -139,7 +139,7 @@ class Gateway:
             return HttpResponse.rpc_error(
                 429,
                 JsonRpcError(TRANSPORT_ERROR, f"Too Many Requests: {limit} per minute; retry after the window resets"),
-                headers={**rate_headers, "retry-after": str(decision.retry_after())},
+                headers={**rate_headers, "retry-after": str(decision.retry_after(self._deps.clock()))},
             )
         try:
             body = orjson.loads(request.body)
