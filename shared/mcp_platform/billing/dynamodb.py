@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 import time
 import zlib
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -129,7 +130,7 @@ class DynamoLedger:
             self._claim(record, now, replaces)
         entry_id = new_entry_id()
         balance_after = self._debit(record, entry_id)
-        record = CallRecord(**{**record.__dict__, "entry_id": entry_id, "balance_after": balance_after})
+        record = replace(record, entry_id=entry_id, balance_after=balance_after)
         self._record_charge(record, now)
         return record
 
@@ -277,7 +278,7 @@ class DynamoLedger:
                 TableName=self._calls, Key={"call_id": {"S": record.call_id}}, ConsistentRead=True
             ).get("Item")
             if not old:  # released in between: let the caller try again
-                raise CallExistsError(CallRecord(**{**record.__dict__, "state": CallState.REFUNDED})) from None
+                raise CallExistsError(replace(record, state=CallState.REFUNDED)) from None
             raise CallExistsError(_record_of(old)) from None
 
     def _debit(self, record: CallRecord, entry_id: str) -> int:
