@@ -13,11 +13,10 @@ from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 
-from mcp_platform import observability
 from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.lifecycle import Calls
-from mcp_platform.observability import logger
+from mcp_platform.observability import logger, metrics
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
@@ -25,7 +24,6 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     fixed = len(report["reversed"]) + len(report["refunded"]) + len(report["settled"])
     (logger.warning if fixed else logger.info)("reconciliation sweep", extra=report)
     # What ReconcileAlarm watches: anything fixed means a router died mid-call or a refund failed.
-    metrics = observability.metrics
     metrics.add_metric(name="reconciled_calls", unit=MetricUnit.Count, value=fixed)
     metrics.add_metric(name="reconciled_credits", unit=MetricUnit.Count, value=report["credits_returned"])
     metrics.flush_metrics()
