@@ -32,6 +32,7 @@ request. Wall time and CPU time (the machine is shared: CPU time is the steadier
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import os
 import re
@@ -72,7 +73,7 @@ class ServiceAppInvoker:
 
         self._apps = {s: importlib.import_module(w.module).app for s, w in template.service_functions().items()}
 
-    def invoke(self, service: str, request: Any) -> Any:
+    def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> Any:
         return self._apps[service].handle(request.model_dump(mode="json"))
 
 
@@ -91,7 +92,8 @@ def router_app(direct: bool = False) -> Any:
     from mcp_router.gateway import Dependencies, Gateway
     from mcp_router.settings import RouterSettings
 
-    store, ledger = MemoryAccountStore(), MemoryLedger()
+    store = MemoryAccountStore()
+    ledger = MemoryLedger(store)
     registry = load_registry()
     admin = AccountAdmin(store, ledger)
     admin.create_account("bench", frozenset(registry.services), 1000, account_id="acct_bench")
@@ -218,7 +220,7 @@ def import_time(tracing: bool) -> float:
         "API_KEYS_TABLE": "k",
         "LEDGER_TABLE": "l",
         "RATE_LIMIT_TABLE": "r",
-        "IDEMPOTENCY_TABLE": "i",
+        "CALLS_TABLE": "i",
         "POWERTOOLS_TRACE_DISABLED": "false" if tracing else "true",
         "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
     }
@@ -271,10 +273,13 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         output_schema={"type": "object"},
         price=2,
     )
+    failing = dataclasses.replace(billed, name="bench_failing", description="A 2-credit tool that fails.")
     hello = load_registry().get("hello_ping")
 
     class Invoker:
-        def invoke(self, service: str, request: Any) -> ServiceReply:
+        def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> ServiceReply:
+            if request.tool == "bench_failing":
+                return ServiceReply(structured_content={"error": "down", "is_error": True, "code": "internal"})
             return ServiceReply(structured_content={"ok": True, "tool": request.tool})
 
     counts: dict[str, int] = {}
@@ -290,13 +295,13 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         ddb = boto3.client("dynamodb")
         ddb.meta.events.register("before-call.dynamodb.*", count)
         store = DynamoAccountStore(ddb, "AccountsTable", "ApiKeysTable")
-        ledger = DynamoLedger(ddb, "AccountsTable", "LedgerTable", "IdempotencyTable")
+        ledger = DynamoLedger(ddb, "AccountsTable", "LedgerTable", "CallsTable")
         admin = AccountAdmin(store, ledger)
         admin.create_account("bench", frozenset({"hello", "bench"}), 100, account_id="acct_b")
         admin.issue_key("acct_b", KEY)
         gateway = Gateway(
             Dependencies(
-                registry=Registry([hello, billed]),
+                registry=Registry([hello, billed, failing]),
                 authenticator=KeyAuthenticator(store, 60),
                 ledger=ledger,
                 limiter=DynamoRateLimiter(ddb, "RateLimitTable"),
@@ -306,10 +311,10 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         )
         headers = {k.lower(): v for k, v in HEADERS.items()}
 
-        def call(tool: str) -> dict[str, int]:
+        def call(tool: str, extra: dict[str, str] | None = None) -> dict[str, int]:
             counts.clear()
             body = BODY.replace("hello_ping", tool).replace('{"name":"bench"}', "{}").encode()
-            response = gateway.handle(HttpRequest("POST", "/mcp", headers, body))
+            response = gateway.handle(HttpRequest("POST", "/mcp", {**headers, **(extra or {})}, body))
             assert response.status == 200, response.body
             return dict(counts)
 
@@ -317,6 +322,9 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         return {
             "free (hello_ping, key cached)": call("hello_ping"),
             "billed (2 credits, success)": call("bench_billed"),
+            "billed, error result (refunded)": call("bench_failing"),
+            "billed with Idempotency-Key": call("bench_billed", {"idempotency-key": "bench-1"}),
+            "replay of that key": call("bench_billed", {"idempotency-key": "bench-1"}),
         }
 
 
@@ -402,7 +410,7 @@ def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
             "API_KEYS_TABLE": "ApiKeysTable",
             "LEDGER_TABLE": "LedgerTable",
             "RATE_LIMIT_TABLE": "RateLimitTable",
-            "IDEMPOTENCY_TABLE": "IdempotencyTable",
+            "CALLS_TABLE": "CallsTable",
             "SERVICE_FUNCTION_PREFIX": "bench-",
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",
@@ -421,7 +429,7 @@ def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
         create_tables(ddb)
         admin = AccountAdmin(
             DynamoAccountStore(ddb, "AccountsTable", "ApiKeysTable"),
-            DynamoLedger(ddb, "AccountsTable", "LedgerTable", "IdempotencyTable"),
+            DynamoLedger(ddb, "AccountsTable", "LedgerTable", "CallsTable"),
         )
         admin.create_account("cold", frozenset({"hello"}), 10, account_id="acct_cold")
         admin.issue_key("acct_cold", COLD_KEY)

@@ -16,9 +16,11 @@ from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import error_object
+from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.wiring import dependencies_from_env
+from tests.support.clock import Clock
 from tests.support.dynamo import TABLE_ENV, count_requests
 from tests.support.router import JSON_HEADERS, ScriptedInvoker, fake_registry, fake_spec, message
 
@@ -55,7 +57,7 @@ def _live(invoker: Any = None, credits: int = 10, **env: str) -> Live:
     ddb = client("dynamodb")
     admin = AccountAdmin(
         DynamoAccountStore(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["API_KEYS_TABLE"]),
-        DynamoLedger(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["LEDGER_TABLE"], TABLE_ENV["IDEMPOTENCY_TABLE"]),
+        DynamoLedger(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["LEDGER_TABLE"], TABLE_ENV["CALLS_TABLE"]),
     )
     account = admin.create_account("live", frozenset(deps.registry.services), credits, account_id="acct_live")
     return Live(Gateway(deps), admin, ddb, admin.issue_key(account.account_id), account.account_id)
@@ -101,20 +103,36 @@ def test_the_first_call_reads_the_key_and_account_once(live: Live) -> None:
     assert dict(counter) == {"GetItem": 2, "UpdateItem": 1}
 
 
-def test_a_billed_call_success_path_is_at_most_two_writes(billed: tuple[Live, ScriptedInvoker]) -> None:
+def test_a_billed_call_is_four_writes_and_no_read(billed: tuple[Live, ScriptedInvoker]) -> None:
+    """Rate limit, debit (returns this call's balance), charge entry + record, settle: no read at all."""
     live, _ = billed
     live.call("fake_paid", {"text": "warm"})
     with count_requests(live.ddb) as counter:
         result = live.call("fake_paid", {"text": "hi"})
     assert result["structuredContent"] == {"echo": "ok", "credits_charged": PRICE, "credits_balance": 10 - 2 * PRICE}
-    assert counter.writes <= 2, dict(counter)
-    assert dict(counter) == {"UpdateItem": 1, "TransactWriteItems": 1, "GetItem": 1}
+    assert counter.reads == 0, dict(counter)
+    assert dict(counter) == {"UpdateItem": 3, "TransactWriteItems": 1}
+
+
+def test_an_idempotent_billed_call_adds_one_conditional_put(billed: tuple[Live, ScriptedInvoker]) -> None:
+    live, _ = billed
+    live.call("fake_paid", {"text": "warm"})
+    with count_requests(live.ddb) as counter:
+        live.call("fake_paid", {"text": "hi"}, {"idempotency-key": "count-me"})
+    assert dict(counter) == {"UpdateItem": 3, "TransactWriteItems": 1, "PutItem": 1}
+    with count_requests(live.ddb) as counter:
+        live.call("fake_paid", {"text": "hi"}, {"idempotency-key": "count-me"})
+    assert dict(counter) == {"UpdateItem": 1, "PutItem": 1}  # the replay: the failed put returns the record
 
 
 def test_a_failed_billed_call_is_refunded_in_dynamodb() -> None:
     failing = ScriptedInvoker([ServiceReply(structured_content=error_object("down", "upstream_unavailable"))])
     live = _live(failing)
-    result = live.call("fake_paid", {"text": "hi"})
+    live.call("hello_ping", {})  # warms the key cache
+    with count_requests(live.ddb) as counter:
+        result = live.call("fake_paid", {"text": "hi"})
+    # Rate limit, debit, charge entry + record; then the refund: one transaction.
+    assert dict(counter) == {"UpdateItem": 2, "TransactWriteItems": 2}
     assert result["isError"] is True and result["structuredContent"]["credits_charged"] == 0
     shown = live.admin.show(live.account_id)
     assert shown["balance"] == 10
@@ -146,9 +164,11 @@ def test_concurrent_billed_calls_through_the_gateway_never_overspend(billed: tup
 
 def test_the_rate_limit_is_shared_through_the_table() -> None:
     live = _live(RATE_LIMIT_PER_MINUTE="2")
-    other_instance = Gateway(
-        dependencies_from_env(invoker=InProcessInvoker(), env={**TABLE_ENV, "RATE_LIMIT_PER_MINUTE": "2"})
-    )
+    # Both instances count on one clock 30 s into a window: a real minute boundary cannot split the test.
+    limiter = DynamoRateLimiter(live.ddb, TABLE_ENV["RATE_LIMIT_TABLE"], Clock(1_800_000_030.0))
+    live.gateway = Gateway(dataclasses.replace(live.gateway._deps, limiter=limiter))
+    deps = dependencies_from_env(invoker=InProcessInvoker(), env={**TABLE_ENV, "RATE_LIMIT_PER_MINUTE": "2"})
+    other_instance = Gateway(dataclasses.replace(deps, limiter=limiter))
     ping = orjson.dumps(message("ping"))
     headers = {**JSON_HEADERS, "authorization": f"Bearer {live.key}"}
     statuses = [

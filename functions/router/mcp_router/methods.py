@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 INSTRUCTIONS = (
     "Tools are grouped by service (<service>_<verb>). Each tool's description says what it costs in credits; "
     "*_status tools and hello_ping are free, and failed calls are never charged. Billed results carry "
-    "credits_charged and credits_balance. Read docs://catalog for every tool and price, "
+    "credits_charged and credits_balance. Read docs://catalog for every tool and price, docs://errors for "
+    "error codes and which are worth retrying, "
     "docs://<service>/payload for a service's exact contracts, and credits://balance for your balance."
 )
 LIST_TTL_MS = 300_000
@@ -43,7 +44,10 @@ class Exchange:
     modern: bool
     request_id: str
     rpc_id: Any
-    idempotency_header: str | None = None
+    deadline: float
+    """Epoch seconds at which the router stops answering this request."""
+    idempotency_scope: str | None = None
+    """What identifies the call for an Idempotency-Key: the header; in a batch, header and JSON-RPC id."""
 
 
 Handler = Callable[[Exchange, dict[str, Any]], dict[str, Any]]
@@ -111,7 +115,7 @@ class Methods:
         return self._cacheable(ex, result, LIST_TTL_MS, "private")
 
     def tools_call(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
-        ctx = CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.idempotency_header)
+        ctx = CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.deadline, ex.idempotency_scope)
         return self._caller.call(ctx, params)
 
     def prompts_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
@@ -129,6 +133,12 @@ class Methods:
                 "uri": "docs://catalog",
                 "name": "catalog",
                 "title": "Tool catalogue and prices",
+                "mimeType": "text/markdown",
+            },
+            {
+                "uri": "docs://errors",
+                "name": "errors",
+                "title": "Error codes: which a retry can help, and what each means",
                 "mimeType": "text/markdown",
             },
             {
@@ -188,6 +198,8 @@ class Methods:
     def _doc(self, ex: Exchange, uri: str) -> str | None:
         if uri == "docs://catalog":
             return docs.catalog(self._registry, self._services(ex))
+        if uri == "docs://errors":
+            return docs.errors()
         service = uri.removeprefix("docs://").removesuffix("/payload")
         if uri == f"docs://{service}/payload" and service in self._services(ex):
             return docs.service_payload(self._registry, service, self._settings.public_url)

@@ -1,0 +1,30 @@
+"""Lambda entry of the reconciliation sweep (template: `reconcile_service.app.handler`, on a schedule).
+
+Ends every billed call still `reserved` after its deadline and reverses charges
+that were taken but never recorded (`Calls.sweep`); each fix is one conditional
+write keyed by the charge, so overlapping runs and `mcp-admin reconcile` can
+never refund twice. Returns (and logs) what it fixed.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit
+
+from mcp_platform.aws import client
+from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.lifecycle import Calls
+from mcp_platform.observability import logger, metrics
+
+
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    report = Calls(DynamoLedger.from_env(client("dynamodb"), os.environ)).sweep().to_wire()
+    fixed = len(report["reversed"]) + len(report["refunded"]) + len(report["settled"])
+    (logger.warning if fixed else logger.info)("reconciliation sweep", extra=report)
+    # What ReconcileAlarm watches: anything fixed means a router died mid-call or a refund failed.
+    metrics.add_metric(name="reconciled_calls", unit=MetricUnit.Count, value=fixed)
+    metrics.add_metric(name="reconciled_credits", unit=MetricUnit.Count, value=report["credits_returned"])
+    metrics.flush_metrics()
+    return report
