@@ -190,6 +190,7 @@ def test_summary_with_gemini_treats_the_page_as_data(
     route = configured.post(GEMINI).respond(json=fixture("gemini_generate.json"))
     out = validate_output("search_fetch_summary", call("search_fetch_summary", url=site.url("/a"), focus="guards"))
     assert out["lang"] == "en" and out["summary"].startswith("- The page explains") and out["cached"] is False
+    assert out["usage"] == {"input_tokens": 412, "output_tokens": 38}  # the provider's own counts
     body = json.loads(route.calls.last.request.content)
     assert route.calls.last.request.headers["x-goog-api-key"] == "gemini-secret"
     system = body["systemInstruction"]["parts"][0]["text"]
@@ -236,6 +237,7 @@ def test_summary_with_bedrock_converse(
         out = validate_output("search_fetch_summary", call("search_fetch_summary", url=site.url("/a"), lang="hu"))
     stubber.assert_no_pending_responses()
     assert out["summary"].startswith("Az oldal") and out["model"] == "bedrock/amazon.nova-lite-v1:0"
+    assert out["usage"] == {"input_tokens": 420, "output_tokens": 30}
 
 
 def test_bedrock_throttling_is_rate_limited() -> None:

@@ -76,11 +76,13 @@ def search_fetch_summary(arguments: SearchSummaryInput, ctx: CallContext) -> dic
     text = page["content"][:SUMMARY_INPUT_CHARS].replace("</page", "< /page")
     focus = (arguments.focus or "").replace("</focus", "< /focus")
     user = f'<focus>{focus}</focus>\n<page url="{page["final_url"]}" title="{page["title"]}">\n{text}\n</page>'
-    summary = llm.complete(
+    answer = llm.complete(
         system=SYSTEM_PROMPT.format(language=_LANGUAGES.get(lang, f"the language with ISO 639-1 code '{lang}'")),
         user=user,
         max_tokens=900,
     )
-    out = {"url": arguments.url, "summary": summary, "lang": lang, "title": page["title"], "model": llm.name}
+    out = {"url": arguments.url, "summary": answer.text, "lang": lang, "title": page["title"], "model": llm.name}
     store().put(key, out, page_ttl())
-    return {**out, "cached": False, "page_cached": page_cached}
+    # usage is this call's (a cached answer used no tokens, so it is not stored with it)
+    usage = {"input_tokens": answer.input_tokens, "output_tokens": answer.output_tokens}
+    return {**out, "cached": False, "page_cached": page_cached, "usage": usage}
