@@ -5,7 +5,7 @@ guard (`mcp_platform.web`), which stays on for every URL a caller gives. Every f
 `ToolError` naming the backend, never the key:
 
 - unreachable / timed out → `upstream_unavailable`
-- 401 / 403 → `upstream_unavailable`, naming the setting that holds the key
+- 401 / 403 → `upstream_unavailable`, naming the setting that holds the key (or the caller's `refused`)
 - 429 → `rate_limited`
 - any other 4xx / 5xx, or a body that is not JSON → `upstream_unavailable`
 """
@@ -32,9 +32,14 @@ def request_json(
     *,
     backend: str,
     key_setting: str | None = None,
+    refused: str | None = None,
     **kwargs: Any,
 ) -> Any:
-    """The JSON body of `method url`; raises `ToolError` as the module docstring maps it."""
+    """The JSON body of `method url`; raises `ToolError` as the module docstring maps it.
+
+    `key_setting` names the setting holding the key (for 401/403 messages); `refused` replaces
+    the 401/403 explanation for backends without keys.
+    """
     try:
         response = client.request(method, url, **kwargs)
     except httpx.TimeoutException:
@@ -45,8 +50,10 @@ def request_json(
         ) from None
     status = response.status_code
     if status in (401, 403):
-        where = f"; check the parameter named by {key_setting}" if key_setting else ""
-        raise ToolError(f"{backend} rejected the API key (HTTP {status}){where}", ErrorCode.UPSTREAM_UNAVAILABLE)
+        why = refused or (
+            f"rejected the API key; check the parameter named by {key_setting}" if key_setting else "refused the call"
+        )
+        raise ToolError(f"{backend} answered HTTP {status}: {why}", ErrorCode.UPSTREAM_UNAVAILABLE)
     if status == 429:
         raise ToolError(f"{backend} rate limit reached; try again shortly", ErrorCode.RATE_LIMITED)
     if status >= 400:

@@ -25,6 +25,16 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
+BACKEND_SETTINGS = (
+    "SEARCH_PROVIDER",
+    "SEARCH_BASE_URL",
+    "SEARCH_API_KEY_PARAMETER",
+    "LLM_PROVIDER",
+    "LLM_MODEL",
+    "LLM_BASE_URL",
+    "LLM_API_KEY_PARAMETER",
+    "GEMINI_API_KEY_PARAMETER",
+)
 
 
 @dataclass(frozen=True)
@@ -60,7 +70,7 @@ def local_server() -> Iterator[LocalServer]:
         "SSRF_ALLOW_LOOPBACK": "1",
     }
     # A developer's shell may carry real endpoints or provider keys: the suite runs without them.
-    for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN", "SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"):
+    for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN", *BACKEND_SETTINGS):
         env.pop(name, None)
     log = open(ROOT / ".e2e-server.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "localdev"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
