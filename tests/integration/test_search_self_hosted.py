@@ -13,7 +13,6 @@ import httpx
 import pytest
 import respx
 
-from mcp_platform.errors import ToolError
 from mcp_platform.search import SearchQuery, provider_from_env
 from mcp_platform.search.providers import BraveProvider, SerperProvider
 from search_service import results
