@@ -105,6 +105,7 @@ class BackendClient:
         deadline: float | None = None,
         ttl_s: int | None = None,
         media_type: str = "application/json",
+        hint: str = "",
     ) -> BackendResponse:
         """GET `path` (the API's own documented path, starting with `/`) with `params`.
 
@@ -112,13 +113,14 @@ class BackendClient:
         `not_found`. `accept` lists non-2xx statuses that are answers for this API (openFDA's 404
         "no matches"); they are returned and cached like 2xx. `deadline` is a `time.monotonic()`
         value (`CallContext.deadline`); `ttl_s` overrides the backend's cache TTL (0: no cache).
+        `hint` replaces "try again later" at the end of a failure's message (what else the caller can do).
         """
         params = dict(params or {})
         ttl = self.backend.cache_ttl_s if ttl_s is None else ttl_s
         key = cache_key(self.backend.name, "GET", path, params, media_type)
         if ttl > 0 and (hit := self.cache.get(key)) is not None:
             return self._response(path, params, hit.status, hit.content_type, hit.body, hit.retrieved_at, True)
-        answer = self._send("GET", path, params, None, what, accept, deadline, media_type)
+        answer = self._send("GET", path, params, None, _Ask(what, accept, deadline, media_type, hint))
         if ttl > 0:
             self.cache.put(key, self.backend.name, _cached(answer, ttl))
         return answer
@@ -132,9 +134,10 @@ class BackendClient:
         accept: Collection[int] = (),
         deadline: float | None = None,
         media_type: str = "application/json",
+        hint: str = "",
     ) -> BackendResponse:
-        """POST a JSON `body`; never cached (a POST need not be a pure read)."""
-        return self._send("POST", path, {}, body, what, accept, deadline, media_type)
+        """POST a JSON `body`; never cached (a POST need not be a pure read). Arguments as `get`."""
+        return self._send("POST", path, {}, body, _Ask(what, accept, deadline, media_type, hint))
 
     def public_url(self, path: str, params: Mapping[str, Any] | None = None) -> str:
         """The URL of `path` at the configured origin, as `source` shows it (no API key)."""
@@ -147,24 +150,20 @@ class BackendClient:
         path: str,
         params: dict[str, Any],
         body: Any,
-        what: str | None,
-        accept: Collection[int],
-        deadline: float | None,
-        media_type: str,
+        ask: _Ask,
     ) -> BackendResponse:
-        label = self.backend.label
+        label, hint = self.backend.label, ask.hint
         url = self.backend.base_url() + path
-        deadline = deadline if deadline is not None else self._clock() + DEFAULT_CALL_SECONDS
+        deadline = ask.deadline if ask.deadline is not None else self._clock() + DEFAULT_CALL_SECONDS
         wire_params = {**params, **self._key_param()}
-        headers = {"User-Agent": PLATFORM_AGENT, "Accept": media_type}
+        headers = {"User-Agent": PLATFORM_AGENT, "Accept": ask.media_type}
         for attempt in range(1, MAX_ATTEMPTS + 1):
             if not self.limiter.acquire(deadline - _MIN_REQUEST_SECONDS):
-                raise upstream.unavailable(
-                    label, f"cannot be asked now: our polite limit of {self.limiter.rate_per_s:g} requests/s is used up"
-                )
+                reason = f"cannot be asked now: our polite limit of {self.limiter.rate_per_s:g} requests/s is used up"
+                raise upstream.unavailable(label, reason, hint=hint)
             remaining = deadline - self._clock()
             if remaining < _MIN_REQUEST_SECONDS:
-                raise upstream.unavailable(label, "cannot be asked: this call's deadline has passed")
+                raise upstream.unavailable(label, "cannot be asked: this call's deadline has passed", hint=hint)
             timeout = httpx.Timeout(min(self.backend.timeout_s, remaining))
             started = time.perf_counter()
             try:
@@ -173,7 +172,7 @@ class BackendClient:
                 )
             except (httpx.HTTPError, httpx.InvalidURL) as exc:
                 logger.info("backend unreachable", extra={"backend": self.backend.name, "error": type(exc).__name__})
-                raise upstream.unreachable(label, exc) from None
+                raise upstream.unreachable(label, exc, hint=hint) from None
             status = response.status_code
             logger.debug(
                 "backend answered",
@@ -183,7 +182,7 @@ class BackendClient:
                     "ms": round(1000 * (time.perf_counter() - started)),
                 },
             )
-            if 200 <= status < 300 or status in accept:
+            if 200 <= status < 300 or status in ask.accept:
                 return self._response(
                     path, params, status, response.headers.get("content-type", ""), response.content, _now(), False
                 )
@@ -195,7 +194,7 @@ class BackendClient:
                 raise upstream.http_failure(
                     label, status, hint=f"it asked to retry after {wait:g} s, past this call's deadline"
                 )
-            raise upstream.http_failure(label, status, what=what)
+            raise upstream.http_failure(label, status, what=ask.what, hint=hint)
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
     def _key_param(self) -> dict[str, str]:
@@ -222,6 +221,17 @@ class BackendClient:
             retrieved_at=retrieved_at,
             from_cache=from_cache,
         )
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """How one request's answer is judged (see `BackendClient.get`)."""
+
+    what: str | None
+    accept: Collection[int]
+    deadline: float | None
+    media_type: str
+    hint: str
 
 
 def _cached(answer: BackendResponse, ttl_s: int) -> CachedAnswer:
