@@ -5,9 +5,9 @@ the recording's provenance (`url`, `source`, `licence`, `recorded`, `sha256`, ..
 
 * `api`: the backend name (`pubchem`, `rxnav`, `openfda`, ...): served under `/<api>/`, so the
   base-URL variable is `http://127.0.0.1:<port>/<api>` (a mirror with a path prefix);
-* `match`: `{"path": regex over the API's own path, "query": {name: value, ...}}`: the request
-  path must fully match and the listed query parameters must be present with those values
-  (others are ignored); more specific entries (more query parameters) win.
+* `match`: `{"path": regex over the API's own path, "query": {name: regex, ...}}`: the request
+  path must fully match and each listed query parameter must be present and fully match its
+  regex, case-insensitively (others are ignored); more specific entries (more parameters) win.
 
 A request no recording matches gets HTTP 501, so a test fails loudly instead of seeing a fake
 "not found". Tests count requests per api (`hits`) and may queue replies (`queue`) to play
@@ -36,14 +36,16 @@ class Recording:
     status: int
     content_type: str
     path: re.Pattern[str]
-    query: tuple[tuple[str, str], ...]
+    query: tuple[tuple[str, re.Pattern[str]], ...]
 
     @property
     def body(self) -> bytes:
         return self.file.read_bytes()
 
     def matches(self, path: str, query: dict[str, str]) -> bool:
-        return bool(self.path.fullmatch(path)) and all(query.get(k) == v for k, v in self.query)
+        return bool(self.path.fullmatch(path)) and all(
+            k in query and pattern.fullmatch(query[k]) for k, pattern in self.query
+        )
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,9 @@ def recordings(root: Path = FIXTURES) -> list[Recording]:
                     status=int(entry["status"]),
                     content_type=entry.get("content_type") or "application/json",
                     path=re.compile(match["path"]),
-                    query=tuple(sorted((match.get("query") or {}).items())),
+                    query=tuple(
+                        (k, re.compile(v, re.IGNORECASE)) for k, v in sorted((match.get("query") or {}).items())
+                    ),
                 )
             )
     return out
