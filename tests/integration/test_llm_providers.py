@@ -36,23 +36,25 @@ GEMINI_REPLY = {
 }
 
 
-@pytest.fixture
-def model() -> Iterator[FakeChatModel]:
-    with FakeChatModel() as fake:
-        yield fake  # type: ignore[misc]
-
-
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("LLM_PROVIDER", "LLM_MODEL", "LLM_BASE_URL", "LLM_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"):
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture
+def model(clean_env: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeChatModel]:
+    """The loopback model server, with LLM_BASE_URL pointing at it."""
+    with FakeChatModel() as fake:
+        monkeypatch.setenv("LLM_BASE_URL", fake.base_url)
+        yield fake  # type: ignore[misc]
+
+
 # ---------------------------------------------------------------- openai-compatible
 
 
 def test_openai_returns_text_and_the_servers_token_counts(model: FakeChatModel) -> None:
-    client = OpenAiClient(base_url=model.base_url, model="llama3.2")
+    client = OpenAiClient(model="llama3.2")
     answer = client.complete(system="Summarise.", user='<page url="u" title="t">\nOne two three.\n</page>')
     assert isinstance(answer, Completion) and answer.model == "openai/llama3.2"
     sent = model.requests[-1]
@@ -64,7 +66,7 @@ def test_openai_returns_text_and_the_servers_token_counts(model: FakeChatModel) 
 
 
 def test_openai_sends_images_as_data_url_parts(model: FakeChatModel) -> None:
-    client = OpenAiClient(base_url=model.base_url, model="llava", api_key="sk-local")
+    client = OpenAiClient(model="llava", api_key="sk-local")
     model.api_key = "sk-local"
     answer = client.complete(system="Describe.", user="What is it?", images=[Image(PNG, "image/png")] * 2)
     content = model.requests[-1].body["messages"][1]["content"]
@@ -78,45 +80,49 @@ def test_openai_sends_images_as_data_url_parts(model: FakeChatModel) -> None:
 
 def test_openai_without_usage_reports_none_not_an_estimate(model: FakeChatModel) -> None:
     model.report_usage = False
-    answer = OpenAiClient(base_url=model.base_url, model="m").complete(system="s", user="u")
+    answer = OpenAiClient(model="m").complete(system="s", user="u")
     assert (answer.input_tokens, answer.output_tokens) == (None, None) and answer.text
 
 
 @pytest.mark.parametrize(
-    ("status", "code", "words"),
+    ("status", "words", "attempts"),
     [
-        (500, "upstream_unavailable", "HTTP 500"),
-        (429, "rate_limited", "rate limit"),
-        (401, "upstream_unavailable", "LLM_API_KEY_PARAMETER"),
+        (500, "is failing (HTTP 500)", 1),
+        (503, "is failing (HTTP 503)", 3),  # retried while the deadline allows
+        (429, "is rate-limiting our requests (HTTP 429)", 3),
+        (401, "refused our credentials (HTTP 401); check the API key in the parameter named by LLM_API_KEY", 1),
     ],
 )
-def test_openai_failures_are_clear_tool_errors(model: FakeChatModel, status: int, code: str, words: str) -> None:
+def test_openai_failures_are_clear_tool_errors(model: FakeChatModel, status: int, words: str, attempts: int) -> None:
     if status == 401:
         model.api_key = "right"
     else:
         model.status = status
     with pytest.raises(ToolError) as info:
-        OpenAiClient(base_url=model.base_url, model="m", api_key="wrong").complete(system="s", user="u")
-    assert info.value.code == code and words in info.value.message and "wrong" not in info.value.message
+        OpenAiClient(model="m", api_key="wrong").complete(system="s", user="u")
+    assert info.value.code == "upstream_unavailable" and words in info.value.message
+    assert info.value.message.startswith("the OpenAI-compatible model server") and "wrong" not in info.value.message
+    assert len(model.requests) == attempts
 
 
-def test_openai_timeout_and_unreachable_server(model: FakeChatModel) -> None:
-    model.delay = 1.0
+def test_openai_timeout_and_unreachable_server(model: FakeChatModel, monkeypatch: pytest.MonkeyPatch) -> None:
+    model.delay = 1.5
     with pytest.raises(ToolError) as info:
-        OpenAiClient(base_url=model.base_url, model="m", timeout=0.2).complete(system="s", user="u")
+        OpenAiClient(model="m", timeout=0.5).complete(system="s", user="u")
     assert info.value.code == "upstream_unavailable" and "did not answer in time" in info.value.message
+    monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:9/v1")
     with pytest.raises(ToolError) as info:
-        OpenAiClient(base_url="http://127.0.0.1:9/v1", model="m").complete(system="s", user="u")
+        OpenAiClient(model="m").complete(system="s", user="u")
     assert "unreachable" in info.value.message
 
 
 def test_openai_empty_answer_is_an_error() -> None:
     reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": ""}, "finish_reason": "length"}]}
     transport = httpx.MockTransport(lambda _request: httpx.Response(200, json=reply))
-    client = OpenAiClient(base_url="http://llm.test/v1", model="m", client=httpx.Client(transport=transport))
+    client = OpenAiClient(model="m", http=httpx.Client(transport=transport))
     with pytest.raises(ToolError) as info:
         client.complete(system="s", user="u")
-    assert "finish reason: length" in info.value.message
+    assert "finish reason: length" in info.value.message and info.value.code == "upstream_unavailable"
 
 
 # ---------------------------------------------------------------- gemini

@@ -108,10 +108,12 @@ def test_after_becomes_the_smallest_time_range_that_covers_it(
     assert searxng.requests[-1].query.get("time_range") == time_range
 
 
-def test_a_failing_searxng_is_a_clear_error(searxng: FakeSearxng) -> None:
+def test_a_failing_searxng_is_retried_then_a_clear_error(searxng: FakeSearxng) -> None:
     searxng.status = 503
     out = call("search_web", q="x")
-    assert out["code"] == "upstream_unavailable" and out["error"] == "search provider searxng answered HTTP 503"
+    assert out["code"] == "upstream_unavailable" and out["backend"] == "search provider searxng"
+    assert out["error"].startswith("search provider searxng is failing (HTTP 503)")
+    assert len(searxng.requests) == 3  # 503 is retried while the deadline allows
 
 
 def test_searxng_refusing_json_is_explained(monkeypatch: pytest.MonkeyPatch, searxng: FakeSearxng) -> None:
@@ -155,8 +157,11 @@ def test_summary_with_an_openai_compatible_model(
 @pytest.mark.parametrize(
     ("provider", "method", "path"), [(SerperProvider, "POST", "/search"), (BraveProvider, "GET", "/web/search")]
 )
-def test_serper_and_brave_base_urls_are_configurable(provider: type, method: str, path: str) -> None:
+def test_serper_and_brave_base_urls_are_configurable(
+    provider: type, method: str, path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SEARCH_BASE_URL", "http://mirror.test/prefix/")
     with respx.mock() as router:
         route = router.route(method=method, url=f"http://mirror.test/prefix{path}").respond(json={})
-        provider("k", httpx.Client(), "http://mirror.test/prefix/").search("web", SearchQuery(q="x", num=1))
+        provider("k", httpx.Client()).search("web", SearchQuery(q="x", num=1))
     assert route.call_count == 1

@@ -11,10 +11,6 @@ so in `meta.mode`.
 
 from __future__ import annotations
 
-from functools import cache
-
-import httpx
-
 from mcp_platform.errors import ToolError
 from mcp_platform.llm import llm_from_env, llm_settings
 from mcp_platform.observability import logger
@@ -41,18 +37,12 @@ def live_backends() -> Backends | None:
     return Backends("live", ProviderSearcher(), GuardedFetcher(), PlatformLlm())
 
 
-@cache
-def _search_http() -> httpx.Client:
-    """The provider API client, reused while the container is warm (as search does)."""
-    return httpx.Client(timeout=10.0)
-
-
 class ProviderSearcher:
     """Web results from the configured provider (`SEARCH_PROVIDER`), default locale, no operators."""
 
     def search(self, query: str, num: int) -> list[SearchHit]:
         try:
-            found = provider_from_env(_search_http()).search("web", SearchQuery(q=query, num=num))
+            found = provider_from_env().search("web", SearchQuery(q=query, num=num))
         except ToolError as exc:
             raise UpstreamError(exc.message) from None
         return [

@@ -189,17 +189,6 @@ SUMMARY_OUTPUT = {
         "summary": {"type": "string"},
         "lang": {"type": "string"},
         "cached": {"type": "boolean"},
-        "model": {"type": "string", "description": "provider/model that wrote the summary"},
-        "usage": {
-            "type": "object",
-            "description": "Tokens this call used, as the model provider counted them (null: not reported). "
-            "Absent when the summary came from the cache.",
-            "properties": {
-                "input_tokens": {"type": ["integer", "null"]},
-                "output_tokens": {"type": ["integer", "null"]},
-            },
-            "required": ["input_tokens", "output_tokens"],
-        },
     },
     "additionalProperties": True,
     "required": ["url", "summary"],

@@ -82,8 +82,8 @@ class LlmClient(Protocol):
     ) -> Completion:
         """The model's answer to `user` (with `images` after the text) under `system`.
 
-        Raises `ToolError`: `upstream_unavailable` (unreachable, timed out, HTTP error, no text),
-        `rate_limited`, or `invalid_arguments` for an image the providers cannot take.
+        Raises `ToolError`: `upstream_unavailable` (unreachable, timed out, rate-limited, HTTP error,
+        no text), or `invalid_arguments` for an image the providers cannot take.
         """
         ...
 
@@ -152,12 +152,11 @@ def llm_from_env(timeout: float | None = None) -> LlmClient:
             )
         needs_key = KEY_ENV in settings["missing"] or is_configured(KEY_ENV)
         key = secret_from_env(KEY_ENV, "the OpenAI-compatible API key") if needs_key else None
-        return OpenAiClient(base_url=base, model=model, api_key=key, timeout=timeout or DEFAULT_TIMEOUT)
+        return OpenAiClient(model=model, api_key=key, timeout=timeout or DEFAULT_TIMEOUT)
     from mcp_platform.llm.gemini import GeminiClient
 
     return GeminiClient(
         api_key=secret_from_env(GEMINI_KEY_ENV, "the Gemini API key"),
         model=model,
-        base_url=base,
         timeout=timeout or DEFAULT_TIMEOUT,
     )

@@ -8,7 +8,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform import upstream
 from mcp_platform.llm.base import IMAGE_TYPES, Completion, Image
 
 if TYPE_CHECKING:
@@ -60,18 +60,13 @@ class BedrockClient:
         except ClientError as exc:
             code = exc.response.get("Error", {}).get("Code", "")
             if code in _THROTTLED:
-                raise ToolError("Bedrock is throttling; try again shortly", ErrorCode.RATE_LIMITED) from None
-            raise ToolError(f"Bedrock refused the call ({code})", ErrorCode.UPSTREAM_UNAVAILABLE) from None
+                raise upstream.unavailable("Bedrock", f"is throttling our requests ({code})") from None
+            raise upstream.unavailable("Bedrock", f"refused the call ({code})") from None
         except BotoCoreError as exc:
-            raise ToolError(
-                f"Bedrock is unreachable ({exc.__class__.__name__})", ErrorCode.UPSTREAM_UNAVAILABLE
-            ) from None
+            raise upstream.unreachable("Bedrock", exc) from None
         blocks = response.get("output", {}).get("message", {}).get("content", [])
         text = "".join(block.get("text", "") for block in blocks).strip()
         if not text:
-            raise ToolError(
-                f"Bedrock returned no text (stop reason: {response.get('stopReason', 'unknown')})",
-                ErrorCode.UPSTREAM_UNAVAILABLE,
-            )
+            raise upstream.bad_answer("Bedrock", f"no text, stop reason: {response.get('stopReason', 'unknown')}")
         usage = response.get("usage") or {}
         return Completion(text, self.name, usage.get("inputTokens"), usage.get("outputTokens"))

@@ -1,39 +1,36 @@
-"""Gemini through its HTTP API (`generateContent`) with httpx."""
+"""Gemini through its HTTP API (`generateContent`) on the shared backend client."""
 
 from __future__ import annotations
 
 import base64
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
-from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.llm.base import DEFAULT_BASE_URLS, DEFAULT_TIMEOUT, GEMINI_KEY_ENV, Completion, Image
-from mcp_platform.upstream import request_json
+from mcp_platform import upstream
+from mcp_platform.llm.base import BASE_URL_ENV, DEFAULT_BASE_URLS, DEFAULT_TIMEOUT, GEMINI_KEY_ENV, Completion, Image
+from mcp_platform.provider_http import deadline_in, keyed_client, provider_backend, request_json
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    import httpx
+
+BACKEND = provider_backend("gemini", "Gemini", BASE_URL_ENV, DEFAULT_BASE_URLS["gemini"] or "", timeout_s=120)
 
 
 class GeminiClient:
     """`LlmClient` for Gemini; the key goes in the `x-goog-api-key` header, never the URL.
 
-    `base_url` is the API root up to the version (`https://generativelanguage.googleapis.com/v1beta`).
+    The API root up to the version comes from `LLM_BASE_URL` (default
+    `https://generativelanguage.googleapis.com/v1beta`); each call ends within `timeout` seconds.
     """
 
     def __init__(
-        self,
-        *,
-        api_key: str,
-        model: str,
-        base_url: str | None = None,
-        client: httpx.Client | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
+        self, *, api_key: str, model: str, http: httpx.Client | None = None, timeout: float = DEFAULT_TIMEOUT
     ) -> None:
         self.name = f"gemini/{model}"
-        self._url = f"{(base_url or DEFAULT_BASE_URLS['gemini']).rstrip('/')}/models/{model}:generateContent"
-        self._key = api_key
-        self._client = client or httpx.Client(timeout=timeout)
+        self.timeout = timeout
+        self._path = f"/models/{model}:generateContent"
+        self._client = keyed_client(BACKEND, {"x-goog-api-key": api_key}, http)
 
     def complete(
         self,
@@ -57,11 +54,10 @@ class GeminiClient:
         payload = request_json(
             self._client,
             "POST",
-            self._url,
-            backend="Gemini",
-            key_setting=GEMINI_KEY_ENV,
-            json=body,
-            headers={"x-goog-api-key": self._key},
+            self._path,
+            body=body,
+            deadline=deadline_in(self.timeout),
+            refused=f"check the API key in the parameter named by {GEMINI_KEY_ENV}",
         )
         usage = payload.get("usageMetadata") or {}
         output = usage.get("candidatesTokenCount")
@@ -80,5 +76,5 @@ def _text(payload: dict[str, Any]) -> str:
             if candidates
             else (payload.get("promptFeedback") or {}).get("blockReason")
         )
-        raise ToolError(f"Gemini returned no text (reason: {reason or 'unknown'})", ErrorCode.UPSTREAM_UNAVAILABLE)
+        raise upstream.bad_answer("Gemini", f"no text, reason: {reason or 'unknown'}")
     return text

@@ -1,4 +1,4 @@
-"""OpenAI-compatible Chat Completions (`POST {base}/chat/completions`) with httpx.
+"""OpenAI-compatible Chat Completions (`POST {base}/chat/completions`) on the shared backend client.
 
 The same wire format is spoken by OpenAI, Ollama (`http://127.0.0.1:11434/v1`), vLLM, LM Studio,
 llama.cpp's server and LiteLLM, so one client serves them all. The key is optional: self-hosted
@@ -10,33 +10,34 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
-from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.llm.base import DEFAULT_TIMEOUT, KEY_ENV, Completion, Image
-from mcp_platform.upstream import request_json
+from mcp_platform import upstream
+from mcp_platform.llm.base import BASE_URL_ENV, DEFAULT_BASE_URLS, DEFAULT_TIMEOUT, KEY_ENV, Completion, Image
+from mcp_platform.provider_http import deadline_in, keyed_client, provider_backend, request_json
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    import httpx
+
+LABEL = "the OpenAI-compatible model server"
+BACKEND = provider_backend("openai", LABEL, BASE_URL_ENV, DEFAULT_BASE_URLS["openai"] or "", timeout_s=120)
+
 
 class OpenAiClient:
-    """`LlmClient` for any OpenAI-compatible server; `base_url` ends at the version (`.../v1`)."""
+    """`LlmClient` for any OpenAI-compatible server at `LLM_BASE_URL` (up to the version: `.../v1`)."""
 
     def __init__(
         self,
         *,
-        base_url: str,
         model: str,
         api_key: str | None = None,
-        client: httpx.Client | None = None,
+        http: httpx.Client | None = None,
         timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         self.name = f"openai/{model}"
+        self.timeout = timeout
         self._model = model
-        self._url = f"{base_url.rstrip('/')}/chat/completions"
-        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = client or httpx.Client(timeout=timeout)
+        self._client = keyed_client(BACKEND, {"Authorization": f"Bearer {api_key}"} if api_key else {}, http)
 
     def complete(
         self,
@@ -62,11 +63,10 @@ class OpenAiClient:
         payload = request_json(
             self._client,
             "POST",
-            self._url,
-            backend=f"the OpenAI-compatible model server ({self.name})",
-            key_setting=KEY_ENV,
-            json=body,
-            headers=self._headers,
+            "/chat/completions",
+            body=body,
+            deadline=deadline_in(self.timeout),
+            refused=f"check the API key in the parameter named by {KEY_ENV}",
         )
         usage = (payload.get("usage") if isinstance(payload, dict) else None) or {}
         return Completion(_text(payload), self.name, usage.get("prompt_tokens"), usage.get("completion_tokens"))
@@ -85,8 +85,5 @@ def _text(payload: Any) -> str:
     text = (content or "").strip()
     if not text:
         reason = choices[0].get("finish_reason") if choices else "no choices"
-        raise ToolError(
-            f"the OpenAI-compatible model returned no text (finish reason: {reason or 'unknown'})",
-            ErrorCode.UPSTREAM_UNAVAILABLE,
-        )
+        raise upstream.bad_answer(LABEL, f"no text, finish reason: {reason or 'unknown'}")
     return text

@@ -18,9 +18,8 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 from urllib.parse import urlsplit
 
-import httpx
-
 from mcp_platform.errors import ToolError
+from mcp_platform.provider_http import keyed_client, provider_backend, request_json
 from mcp_platform.search.settings import (
     BASE_URL_ENV,
     DEFAULT_BASE_URLS,
@@ -31,9 +30,11 @@ from mcp_platform.search.settings import (
     provider_name,
 )
 from mcp_platform.secrets import NOT_CONFIGURED, MissingSettingError, secret_from_env
-from mcp_platform.upstream import request_json
 
 if TYPE_CHECKING:
+    import httpx
+
+    from mcp_platform.backends import Backend
     from mcp_platform.contracts.search import SearchInput
 
 Vertical = Literal["web", "news"]
@@ -89,7 +90,7 @@ class SearchQuery:
 class SearchProvider(Protocol):
     name: str
 
-    def search(self, vertical: Vertical, query: SearchQuery) -> dict[str, Any]:
+    def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
         """`{q_effective, organic|news: [...], answer_box?, knowledge_graph?}`; raises `ToolError`."""
         ...
 
@@ -104,35 +105,34 @@ def _clean(text: Any) -> str:
 
 
 class ApiProvider:
-    """A provider reached over HTTP at `base_url`; subclasses say how to ask and how to read."""
+    """A provider reached over HTTP through the shared backend client; subclasses say how to ask and read.
+
+    The origin is `SEARCH_BASE_URL` (read on every call), else the provider's public default.
+    """
 
     name: ClassVar[str]
+    refused: ClassVar[str] = f"check the API key in the parameter named by {KEY_ENV}"
+    """What a 401/403 tells the operator to check."""
 
-    def __init__(self, api_key: str | None, client: httpx.Client, base_url: str | None = None) -> None:
-        self._key = api_key or ""
-        self._client = client
-        self.base_url = (base_url or DEFAULT_BASE_URLS[self.name] or "").rstrip("/")
+    def __init__(self, api_key: str | None, http: httpx.Client | None = None) -> None:
+        self._client = keyed_client(self.backend(), self.key_headers(api_key or ""), http)
 
-    @property
-    def needs_key(self) -> bool:
-        return NEEDS_KEY[self.name]
-
-    refused: ClassVar[str | None] = None
-    """What a 401/403 means when the provider has no key (else: the key was rejected)."""
-
-    def _get(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        payload = request_json(
-            self._client,
-            method,
-            self.base_url + path,
-            backend=f"search provider {self.name}",
-            key_setting=KEY_ENV if self.needs_key else None,
-            refused=self.refused,
-            **kwargs,
+    @classmethod
+    def backend(cls) -> Backend:
+        return provider_backend(
+            cls.name, f"search provider {cls.name}", BASE_URL_ENV, DEFAULT_BASE_URLS[cls.name] or ""
         )
+
+    def key_headers(self, _key: str) -> dict[str, str]:
+        """Headers carrying the API key (none by default)."""
+        return {}
+
+    def _ask(self, method: str, path: str, deadline: float | None, **kwargs: Any) -> dict[str, Any]:
+        payload = request_json(self._client, method, path, deadline=deadline, refused=self.refused, **kwargs)
         return payload if isinstance(payload, dict) else {}
 
-    def search(self, vertical: Vertical, query: SearchQuery) -> dict[str, Any]:
+    def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
+        """`{q_effective, organic|news: [...], answer_box?, knowledge_graph?}` by `deadline` (monotonic)."""
         raise NotImplementedError
 
 
@@ -141,13 +141,16 @@ class SerperProvider(ApiProvider):
 
     name = "serper"
 
-    def search(self, vertical: Vertical, query: SearchQuery) -> dict[str, Any]:
+    def key_headers(self, key: str) -> dict[str, str]:
+        return {"X-API-KEY": key}
+
+    def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
         q_effective = query.with_operators()
         body: dict[str, Any] = {"q": q_effective, "num": query.num, "gl": query.gl, "hl": query.hl}
         if query.tbs:
             body["tbs"] = query.tbs
         endpoint = "/search" if vertical == "web" else "/news"
-        payload = self._get("POST", endpoint, json=body, headers={"X-API-KEY": self._key})
+        payload = self._ask("POST", endpoint, deadline, body=body)
         out: dict[str, Any] = {"q_effective": q_effective}
         if vertical == "web":
             out["organic"] = [_item(r, i) for i, r in enumerate(payload.get("organic") or [], 1)][: query.num]
@@ -173,7 +176,10 @@ class BraveProvider(ApiProvider):
     name = "brave"
     _FRESHNESS: ClassVar[dict[str, str]] = {"qdr:h": "pd", "qdr:d": "pd", "qdr:w": "pw", "qdr:m": "pm", "qdr:y": "py"}
 
-    def search(self, vertical: Vertical, query: SearchQuery) -> dict[str, Any]:
+    def key_headers(self, key: str) -> dict[str, str]:
+        return {"X-Subscription-Token": key}
+
+    def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
         q_effective = query.with_operators(dates=False)
         params: dict[str, Any] = {
             "q": q_effective,
@@ -186,8 +192,7 @@ class BraveProvider(ApiProvider):
         elif query.tbs:
             params["freshness"] = self._FRESHNESS[query.tbs]
         path = "/web/search" if vertical == "web" else "/news/search"
-        headers = {"X-Subscription-Token": self._key, "Accept": "application/json"}
-        payload = self._get("GET", path, params=params, headers=headers)
+        payload = self._ask("GET", path, deadline, params=params)
         out: dict[str, Any] = {"q_effective": q_effective}
         if vertical == "web":
             results = (payload.get("web") or {}).get("results") or []
@@ -216,7 +221,7 @@ class SearxngProvider(ApiProvider):
     """
 
     name = "searxng"
-    refused: ClassVar[str | None] = "the instance does not serve JSON; add json to search.formats in its settings.yml"
+    refused: ClassVar[str] = "the instance must serve JSON: add json to search.formats in its settings.yml"
     _TIME_RANGE: ClassVar[dict[str, str]] = {
         "qdr:h": "day",
         "qdr:d": "day",
@@ -225,7 +230,7 @@ class SearxngProvider(ApiProvider):
         "qdr:y": "year",
     }
 
-    def search(self, vertical: Vertical, query: SearchQuery) -> dict[str, Any]:
+    def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
         q_effective = query.with_operators(dates=False)
         params: dict[str, Any] = {
             "q": q_effective,
@@ -236,7 +241,7 @@ class SearxngProvider(ApiProvider):
         }
         if time_range := self._time_range(query):
             params["time_range"] = time_range
-        payload = self._get("GET", "/search", params=params, headers={"Accept": "application/json"})
+        payload = self._ask("GET", "/search", deadline, params=params)
         results = [r for r in payload.get("results") or [] if isinstance(r, dict) and r.get("url")]
         out: dict[str, Any] = {"q_effective": q_effective}
         if vertical == "news":
@@ -307,10 +312,9 @@ def provider_from_env(client: httpx.Client | None = None) -> SearchProvider:
     if name not in PROVIDERS:
         raise ToolError(f"{PROVIDER_ENV} must be one of {sorted(PROVIDERS)}, not {name!r}", NOT_CONFIGURED)
     provider = PROVIDERS[name]
-    origin = base_url()
-    if not origin:
+    if not base_url():
         raise MissingSettingError(
             BASE_URL_ENV, f"the {name} search URL", holds="the instance's base URL (e.g. http://127.0.0.1:8888)"
         )
     key = secret_from_env(KEY_ENV, f"the {name} search API key") if NEEDS_KEY[name] else None
-    return provider(key, client or httpx.Client(timeout=10.0), origin)
+    return provider(key, client)
