@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,31 +60,33 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def local_server(recorded_apis_server: RecordedApis) -> Iterator[LocalServer]:
+@contextmanager
+def running_local_server(settings: dict[str, str], log_name: str = ".e2e-server.log") -> Iterator[LocalServer]:
+    """`python -m localdev` on free loopback ports with `settings` on top of the test environment."""
     port, aws_port, key = _free_port(), _free_port(), generate_key()
-    env = {
-        **os.environ,
-        # Every configured backend API (PubChem, RxNav, ...) answers from recordings on loopback.
-        **recorded_apis_server.environment(),
-        "PORT": str(port),
-        "LOCAL_AWS_PORT": str(aws_port),
-        "DEV_API_KEY": key,
-        "DEV_CREDITS": "100000",
-        "RATE_LIMIT_PER_MINUTE": "100000",
-        "SSRF_ALLOW_LOOPBACK": "1",
-    }
+    env = {**os.environ}
     # A developer's shell may carry real endpoints or provider keys: the suite runs without them.
     for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN", *BACKEND_SETTINGS):
         env.pop(name, None)
-    log = open(ROOT / ".e2e-server.log", "w")
+    env.update(
+        {
+            **settings,
+            "PORT": str(port),
+            "LOCAL_AWS_PORT": str(aws_port),
+            "DEV_API_KEY": key,
+            "DEV_CREDITS": "100000",
+            "RATE_LIMIT_PER_MINUTE": "100000",
+            "SSRF_ALLOW_LOOPBACK": "1",
+        }
+    )
+    log = open(ROOT / log_name, "w")
     proc = subprocess.Popen([sys.executable, "-m", "localdev"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"local server exited: {(ROOT / '.e2e-server.log').read_text()[-2000:]}")
+                raise RuntimeError(f"local server exited: {(ROOT / log_name).read_text()[-2000:]}")
             try:
                 if httpx.get(f"{base}/health", timeout=1).status_code == 200:
                     break
@@ -100,3 +103,10 @@ def local_server(recorded_apis_server: RecordedApis) -> Iterator[LocalServer]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def local_server(recorded_apis_server: RecordedApis) -> Iterator[LocalServer]:
+    # Every configured backend API (PubChem, RxNav, ...) answers from recordings on loopback.
+    with running_local_server(recorded_apis_server.environment()) as server:
+        yield server
