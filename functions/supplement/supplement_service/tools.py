@@ -61,7 +61,7 @@ def supplement_ingredient(arguments: SupplementIngredientInput, ctx: CallContext
         deadline=ctx.deadline,
         media_type="application/xml",
     )
-    sheet = parsing.fact_sheet(answer.body)
+    sheet = answer.decoded("factsheet", parsing.fact_sheet)
     if sheet is None:
         raise upstream.not_found(what, ODS)
     level = "HealthProfessional" if arguments.reading_level == "Health Professional" else "Consumer"

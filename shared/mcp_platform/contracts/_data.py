@@ -14,6 +14,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from mcp_platform.contracts._common import StatusOutput
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.schema import output_schema
 
 NOT_MEDICAL_ADVICE = (
     "Reference information from public databases, not medical advice: ask a doctor or pharmacist "
@@ -88,3 +90,29 @@ class BackendInfo(BaseModel):
 class DataStatus(StatusOutput):
     backends: list[BackendInfo]
     cache_table: str | None = Field(default=None, description="DynamoDB table of cached answers; absent: memory only.")
+
+
+def data_tool(
+    service: str,
+    name: str,
+    title: str,
+    description: str,
+    input_model: type[ToolInput],
+    output_model: type[BaseModel],
+    *,
+    advised: bool = False,
+    price: int = 1,
+) -> ToolSpec:
+    """A read-only, open-world data tool at `price` credits; `advised` adds "Not medical advice." to the
+    description (the output model should then derive from `AdvisedOutput`)."""
+    notice = " Not medical advice." if advised else ""
+    return ToolSpec(
+        name=name,
+        service=service,
+        title=title,
+        description=f"{description}{notice} {price} credit{'s' if price != 1 else ''}.",
+        input_model=input_model,
+        output_schema=output_schema(output_model),
+        annotations=Annotations(open_world=True),
+        price=price,
+    )
