@@ -6,6 +6,7 @@ Chat Completions APIs, and the settings point the service at them by base URL.
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,8 @@ import respx
 
 from mcp_platform.search import SearchQuery, provider_from_env
 from mcp_platform.search.providers import BraveProvider, SerperProvider
-from search_service import results
+from mcp_platform.service import CallContext
+from search_service import pages, results
 from search_service.app import app
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
 from tests.support.fake_backends import Document, FakeChatModel, FakeSearxng
@@ -165,3 +167,24 @@ def test_serper_and_brave_base_urls_are_configurable(
         route = router.route(method=method, url=f"http://mirror.test/prefix{path}").respond(json={})
         provider("k", httpx.Client()).search("web", SearchQuery(q="x", num=1))
     assert route.call_count == 1
+
+
+def test_the_summary_model_gets_only_what_the_call_has_left(
+    searxng: FakeSearxng, model: FakeChatModel, site: LocalSite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site.routes["/a"] = Reply(body=ARTICLE.encode())
+    asked: list[float | None] = []
+    real = pages.llm_from_env
+
+    def recording(timeout: float | None = None) -> Any:
+        asked.append(timeout)
+        return real(timeout)
+
+    monkeypatch.setattr(pages, "llm_from_env", recording)
+    deadline = time.monotonic() + 12.0
+    reply = app.handle(
+        {"tool": "search_fetch_summary", "arguments": {"url": site.url("/a")}, "account_id": "a", "request_id": "r"},
+        CallContext(account_id="a", request_id="r", deadline=deadline),
+    )
+    assert reply.structured_content["summary"]
+    assert asked[0] is None and 0 < asked[-1] <= 11.0  # the page was fetched first; the model gets the rest

@@ -67,8 +67,9 @@ def summary_language(lang: str | None, focus: str | None, page_text: str) -> str
 
 
 def search_fetch_summary(arguments: SearchSummaryInput, ctx: CallContext) -> dict[str, Any]:
-    llm = llm_from_env()  # fails first, and free, when the LLM is not configured
+    llm_from_env()  # fails first, and free, when the LLM is not configured
     page, page_cached = _page(arguments.url, False, ctx)
+    llm = llm_from_env(timeout=max(1.0, ctx.seconds_left() - 1.0))  # what the page left of the call's time
     lang = summary_language(arguments.lang, arguments.focus, page["content"])
     key = cache_key("summary", llm.name, arguments.url, lang, arguments.focus or "")
     if hit := store().get(key):
