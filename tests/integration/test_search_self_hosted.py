@@ -10,6 +10,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+import boto3
 import httpx
 import pytest
 import respx
@@ -20,7 +21,7 @@ from mcp_platform.service import CallContext
 from search_service import pages, results
 from search_service.app import app
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
-from tests.support.fake_backends import Document, FakeChatModel, FakeSearxng
+from tests.support.fake_backends import Document, FakeBrave, FakeChatModel, FakeGemini, FakeSearxng, FakeSerper
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -188,3 +189,61 @@ def test_the_summary_model_gets_only_what_the_call_has_left(
     )
     assert reply.structured_content["summary"]
     assert asked[0] is None and 0 < asked[-1] <= 11.0  # the page was fetched first; the model gets the rest
+
+
+# ---------------------------------------------------------------- the existing providers, moved by base URL
+
+
+@pytest.fixture
+def keys(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Search and Gemini keys in SSM (moto), named by the settings; Powertools' cache emptied."""
+    from aws_lambda_powertools.utilities.parameters import base as parameters_base
+
+    ssm = boto3.client("ssm")
+    ssm.put_parameter(Name="/mcp/t/search", Value="search-key", Type="SecureString")
+    ssm.put_parameter(Name="/mcp/t/gemini", Value="gemini-key", Type="SecureString")
+    monkeypatch.setenv("SEARCH_API_KEY_PARAMETER", "/mcp/t/search")
+    monkeypatch.setenv("GEMINI_API_KEY_PARAMETER", "/mcp/t/gemini")
+    parameters_base.DEFAULT_PROVIDERS.clear()
+
+
+@pytest.mark.parametrize("name", ["serper", "brave"])
+def test_serper_and_brave_on_loopback_fakes(
+    name: str, keys: None, monkeypatch: pytest.MonkeyPatch, validate_output: Any
+) -> None:
+    fake_type, base = {"serper": (FakeSerper, "origin"), "brave": (FakeBrave, "base_url")}[name]
+    with fake_type("search-key", list(DOCS)) as fake:
+        monkeypatch.setenv("SEARCH_PROVIDER", name)
+        monkeypatch.setenv("SEARCH_BASE_URL", getattr(fake, base))
+        web = validate_output("search_web", call("search_web", q="budapest trams", num=2))
+        news = validate_output("search_news", call("search_news", q="budapest trams"))
+        fake.api_key = "rotated"
+        refused = call("search_web", q="budapest trams again")
+    assert [item["link"] for item in web["organic"]] == [DOCS[0].url, DOCS[1].url]
+    assert [item["link"] for item in news["news"]] == [DOCS[1].url, DOCS[2].url]
+    assert refused["code"] == "upstream_unavailable" and refused["backend"] == f"search provider {name}"
+
+
+def test_research_goes_live_on_serper_and_gemini_fakes(
+    keys: None, site: LocalSite, monkeypatch: pytest.MonkeyPatch, validate_output: Any
+) -> None:
+    from research_service.app import app as research
+
+    site.routes["/a"] = Reply(body=ARTICLE.encode())
+    site.routes["/b"] = Reply(body=ARTICLE.replace("Local article", "Second article").encode())
+    docs = [Document(site.url("/a"), "A", "a"), Document(site.url("/b"), "B", "b")]
+    with FakeSerper("search-key", docs) as serper, FakeGemini("gemini-key") as gemini:
+        monkeypatch.setenv("SEARCH_BASE_URL", serper.origin)
+        monkeypatch.setenv("LLM_BASE_URL", gemini.base_url)
+        reply = research.handle(
+            {
+                "tool": "research_brief",
+                "arguments": {"query": "Why refuse private addresses?", "depth": "quick"},
+                "account_id": "a",
+                "request_id": "r",
+            }
+        )
+    out = validate_output("research_brief", reply.structured_content)
+    assert out["meta"] == {"mode": "live", "billable": True} and "fail_gate" not in out
+    assert {c["source_url"] for c in out["claims"]} == {site.url("/a"), site.url("/b")}
+    assert gemini.requests[-1].path == "/v1beta/models/gemini-2.5-flash-lite:generateContent"

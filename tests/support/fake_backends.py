@@ -8,6 +8,10 @@
 - `FakeSearxng`: SearXNG's JSON API (`GET /search?q=…&format=json`), answering with `results`
   (and `answers` / `infoboxes`) built from `documents`; HTTP 403 when `format` is not json, as a
   SearXNG without json in `search.formats` does.
+- The existing providers on the same model and documents: `FakeGemini` (`POST
+  /v1beta/models/{model}:generateContent`, `x-goog-api-key`, `usageMetadata`), `FakeSerper`
+  (`POST /search`, `/news`, `X-API-KEY`), `FakeBrave` (`GET /res/v1/web/search`, `/news/search`,
+  `X-Subscription-Token`); a wrong key is answered 401/403 as each documents.
 
 Each fake is a threaded HTTP server on an ephemeral 127.0.0.1 port that records every request;
 use it as a context manager.
@@ -171,27 +175,73 @@ class FakeChatModel(_JsonServer):
         return _Reply(200, reply)
 
     def _write(self, system: str, user: str, images: int) -> str:
-        pages = [(url, text) for url, _title, text in _PAGE.findall(user)]
-        if "JSON object" not in system:
-            first = [quotable(text)[:2] for _url, text in pages]
-            seen = f" I see {images} image(s)." if images else ""
-            return "\n".join(f"- {s}" for group in first for s in group) or f"The text has no prose.{seen}"
-        claims = []
-        for url, text in pages:
-            sentences = quotable(text)
-            if sentences:
-                quote = paraphrase(sentences[0]) if self.paraphrase else sentences[0]
-                claims.append({"claim": sentences[0], "quote": quote, "source_url": url, "stance": "supports"})
-        summary = claims[0]["claim"] if claims else "The pages do not answer this."
-        return json.dumps(
+        return write(system, user, images, paraphrased=self.paraphrase)
+
+
+def write(system: str, user: str, images: int = 0, *, paraphrased: bool = False) -> str:
+    """The deterministic "model": research JSON quoting each page's first long sentence, else a summary."""
+    pages = [(url, text) for url, _title, text in _PAGE.findall(user)]
+    if "JSON object" not in system:
+        first = [quotable(text)[:2] for _url, text in pages]
+        seen = f" I see {images} image(s)." if images else ""
+        return "\n".join(f"- {s}" for group in first for s in group) or f"The text has no prose.{seen}"
+    claims = []
+    for url, text in pages:
+        sentences = quotable(text)
+        if sentences:
+            quote = paraphrase(sentences[0]) if paraphrased else sentences[0]
+            claims.append({"claim": sentences[0], "quote": quote, "source_url": url, "stance": "supports"})
+    summary = claims[0]["claim"] if claims else "The pages do not answer this."
+    return json.dumps(
+        {
+            "tldr": summary,
+            "body": "\n".join(f"- {c['claim']}" for c in claims),
+            "answer": summary,
+            "claims": claims,
+            "sources": [{"url": c["source_url"], "type": "secondary", "supports": c["claim"]} for c in claims],
+            "gaps": [],
+        }
+    )
+
+
+class FakeGemini(_JsonServer):
+    """Gemini's `generateContent` at `{origin}/v1beta` with key `api_key`; the same model as `FakeChatModel`."""
+
+    def __init__(self, api_key: str) -> None:
+        super().__init__()
+        self.api_key = api_key
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.origin}/v1beta"
+
+    def answer(self, seen: Seen) -> _Reply:
+        found = re.fullmatch(r"/v1beta/models/([^/:]+):generateContent", seen.path)
+        if seen.method != "POST" or not found:
+            return _Reply(404, {"error": {"code": 404, "message": "not found", "status": "NOT_FOUND"}})
+        if seen.headers.get("x-goog-api-key") != self.api_key:
+            message = "API key not valid. Please pass a valid API key."
+            return _Reply(400, {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}})
+        body = seen.body or {}
+        system = " ".join(p.get("text", "") for p in (body.get("systemInstruction") or {}).get("parts", []))
+        parts = body["contents"][0]["parts"]
+        user = " ".join(p["text"] for p in parts if "text" in p)
+        images = sum(1 for p in parts if "inline_data" in p)
+        text = write(system, user, images)
+        prompt = len(system.split()) + len(user.split()) + 258 * images
+        return _Reply(
+            200,
             {
-                "tldr": summary,
-                "body": "\n".join(f"- {c['claim']}" for c in claims),
-                "answer": summary,
-                "claims": claims,
-                "sources": [{"url": c["source_url"], "type": "secondary", "supports": c["claim"]} for c in claims],
-                "gaps": [],
-            }
+                "candidates": [
+                    {"content": {"parts": [{"text": text}], "role": "model"}, "finishReason": "STOP", "index": 0}
+                ],
+                "usageMetadata": {
+                    "promptTokenCount": prompt,
+                    "candidatesTokenCount": len(text.split()),
+                    "totalTokenCount": prompt + len(text.split()),
+                },
+                "modelVersion": found.group(1),
+            },
         )
 
 
@@ -253,3 +303,60 @@ class FakeSearxng(_JsonServer):
                 "unresponsive_engines": [],
             },
         )
+
+
+class FakeSerper(_JsonServer):
+    """The Serper API (`POST /search`, `/news`) with key `api_key`, results from `documents`."""
+
+    def __init__(self, api_key: str, documents: list[Document] | None = None) -> None:
+        super().__init__()
+        self.api_key = api_key
+        self.documents = documents or []
+
+    def answer(self, seen: Seen) -> _Reply:
+        if seen.method != "POST" or seen.path not in ("/search", "/news"):
+            return _Reply(404, {"message": "Not found", "statusCode": 404})
+        if seen.headers.get("x-api-key") != self.api_key:
+            return _Reply(403, {"message": "Unauthorized.", "statusCode": 403})
+        body = seen.body or {}
+        docs = [d for d in self.documents if seen.path == "/search" or d.published][: int(body.get("num", 10))]
+        items = [{"title": d.title, "link": d.url, "snippet": d.content, "position": i} for i, d in enumerate(docs, 1)]
+        if seen.path == "/news":
+            items = [{**item, "date": d.published, "source": "Example"} for item, d in zip(items, docs, strict=True)]
+        key = "organic" if seen.path == "/search" else "news"
+        return _Reply(200, {"searchParameters": {**body, "engine": "google"}, key: items, "credits": 1})
+
+
+class FakeBrave(_JsonServer):
+    """The Brave Search API at `{origin}/res/v1` with key `api_key`, results from `documents`."""
+
+    def __init__(self, api_key: str, documents: list[Document] | None = None) -> None:
+        super().__init__()
+        self.api_key = api_key
+        self.documents = documents or []
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.origin}/res/v1"
+
+    def answer(self, seen: Seen) -> _Reply:
+        if seen.method != "GET" or seen.path not in ("/res/v1/web/search", "/res/v1/news/search"):
+            return _Reply(404, {"type": "ErrorResponse", "error": {"status": 404, "code": "NOT_FOUND"}})
+        if seen.headers.get("x-subscription-token") != self.api_key:
+            error = {"status": 422, "code": "SUBSCRIPTION_TOKEN_INVALID", "detail": "The provided token is invalid."}
+            return _Reply(422, {"type": "ErrorResponse", "error": error})
+        news = seen.path.endswith("/news/search")
+        docs = [d for d in self.documents if not news or d.published][: int(seen.query.get("count", 20))]
+        results = [
+            {
+                "title": d.title,
+                "url": d.url,
+                "description": d.content,
+                "page_age": d.published,
+                "meta_url": {"hostname": urlsplit(d.url).hostname},
+            }
+            for d in docs
+        ]
+        if news:
+            return _Reply(200, {"type": "news", "query": {"original": seen.query.get("q")}, "results": results})
+        return _Reply(200, {"type": "search", "query": {"original": seen.query.get("q")}, "web": {"results": results}})
