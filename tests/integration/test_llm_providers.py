@@ -17,7 +17,7 @@ import respx
 from botocore.stub import Stubber
 
 from mcp_platform.errors import ToolError
-from mcp_platform.llm import Completion, Image, llm_from_env, llm_settings
+from mcp_platform.llm import MAX_IMAGE_BYTES, Completion, Image, llm_from_env, llm_settings
 from mcp_platform.llm.bedrock import BedrockClient
 from mcp_platform.llm.gemini import GeminiClient
 from mcp_platform.llm.openai import OpenAiClient
@@ -192,10 +192,14 @@ def test_bedrock_endpoint_url_is_configurable(monkeypatch: pytest.MonkeyPatch) -
 # ---------------------------------------------------------------- images and settings
 
 
-def test_an_image_type_no_provider_takes_is_refused() -> None:
+def test_an_image_no_provider_takes_is_refused() -> None:
     with pytest.raises(ToolError) as info:
         Image(b"II*\x00", "image/tiff")
     assert info.value.code == "invalid_arguments" and "image/png" in info.value.message
+    assert Image(b"\x89" * MAX_IMAGE_BYTES, "image/png").data  # the limit itself is accepted
+    with pytest.raises(ToolError) as info:
+        Image(b"\x89" * (MAX_IMAGE_BYTES + 1), "image/png")
+    assert info.value.code == "invalid_arguments" and "downscale" in info.value.message
 
 
 def test_settings_say_what_is_active_and_missing(monkeypatch: pytest.MonkeyPatch) -> None:

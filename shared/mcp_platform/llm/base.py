@@ -30,6 +30,8 @@ DEFAULT_TIMEOUT = 20.0
 
 IMAGE_TYPES = {"image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp"}
 """Media types every provider accepts (value: Bedrock's `format` name)."""
+MAX_IMAGE_BYTES = 3_750_000
+"""Largest image every provider takes (Bedrock Converse's per-image limit; Gemini and OpenAI allow more)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,12 @@ class Image:
             )
         if not self.data:
             raise ToolError("an image sent to the model is empty", ErrorCode.INVALID_ARGUMENTS)
+        if len(self.data) > MAX_IMAGE_BYTES:
+            raise ToolError(
+                f"an image sent to the model has {len(self.data)} bytes; at most {MAX_IMAGE_BYTES} are accepted "
+                "(downscale or recompress it first)",
+                ErrorCode.INVALID_ARGUMENTS,
+            )
 
 
 @dataclass(frozen=True)
