@@ -31,8 +31,9 @@ def _session(local_server: Any) -> Client:
 def test_research_tools_end_to_end(local_server: Any) -> None:
     async def scenario() -> None:
         async with _session(local_server) as client:
-            names, cursor = set(), None
-            while True:  # every page of tools/list: the catalogue is longer than one page
+            names: set[str] = set()
+            cursor = None
+            while True:  # tools/list is paged: more services push research onto a later page
                 page = await client.list_tools(cursor=cursor)
                 names |= {tool.name for tool in page.tools}
                 if (cursor := page.next_cursor) is None:
