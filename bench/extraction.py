@@ -3,7 +3,7 @@
 Runs each extractor on the pages of `shared/bench-data/article-extraction/` (91 pages with a
 human-annotated article body), splits the pages into K folds (default 5, by sorted key, so the
 split is fixed) and prints, for every variant, F1 / precision / recall over all pages, F1 on
-each fold with the mean and standard deviation, on how many folds it beats the reference
+each fold with the mean and standard deviation, on how many folds it beats, ties and loses to the reference
 (plain trafilatura markdown, comments off: the variant known to generalise, 0.954 on the
 held-out half), and median wall and CPU milliseconds per page. `--nested` also picks the one
 parameter of the platform's extractor (AGREEMENT) by nested cross-validation: on each fold, the
@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(pages)} pages, {args.folds} folds; ours = {EXTRACTOR}, trafilatura {extractor_version()}")
     print(
         f"{'extractor':<31} {'F1':>5} {'prec':>5} {'rec':>5}  {'F1 per fold':<{6 * args.folds}} "
-        f"{'mean':>5} {'sd':>5} {'wins':>4} {'ms':>5} {'cpu':>5}"
+        f"{'mean':>5} {'sd':>5} {'W/T/L':>8} {'ms':>5} {'cpu':>5}"
     )
     names = args.only or list(EXTRACTORS)
     if REFERENCE not in names:
@@ -255,9 +255,11 @@ def main(argv: list[str] | None = None) -> int:
         f1, precision, recall = score(list(zip((p[3] for p in pages), result.predictions, strict=True)))
         f1s = [fold_f1(pages, result.predictions, fold) for fold in folds]
         wins = sum(a > b for a, b in zip(f1s, reference, strict=True))
+        losses = sum(a < b for a, b in zip(f1s, reference, strict=True))
+        record = f"{wins}/{args.folds - wins - losses}/{losses}"
         print(
             f"{name:<31} {f1:5.3f} {precision:5.3f} {recall:5.3f}  {' '.join(f'{x:.3f}' for x in f1s)} "
-            f"{statistics.fmean(f1s):5.3f} {statistics.stdev(f1s):5.3f} {wins:>2}/{args.folds} "
+            f"{statistics.fmean(f1s):5.3f} {statistics.stdev(f1s):5.3f} {record:>8} "
             f"{statistics.median(result.wall_ms):5.1f} {statistics.median(result.cpu_ms):5.1f}"
         )
         if args.per_page:
