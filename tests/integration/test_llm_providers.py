@@ -116,6 +116,15 @@ def test_openai_timeout_and_unreachable_server(model: FakeChatModel, monkeypatch
     assert "unreachable" in info.value.message
 
 
+def test_openai_itself_gets_max_completion_tokens() -> None:
+    reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}}], "usage": {}}
+    with respx.mock() as router:
+        route = router.post("https://api.openai.com/v1/chat/completions").respond(json=reply)
+        OpenAiClient(model="gpt-5-mini", api_key="k").complete(system="s", user="u", max_tokens=300)
+    body = json.loads(route.calls.last.request.content)
+    assert body["max_completion_tokens"] == 300 and "max_tokens" not in body
+
+
 def test_openai_empty_answer_is_an_error() -> None:
     reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": ""}, "finish_reason": "length"}]}
     transport = httpx.MockTransport(lambda _request: httpx.Response(200, json=reply))

@@ -56,7 +56,7 @@ class OpenAiClient:
         body = {
             "model": self._model,
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": content}],
-            "max_tokens": max_tokens,
+            _max_tokens_field(): max_tokens,
             "temperature": temperature,
             "stream": False,
         }
@@ -70,6 +70,12 @@ class OpenAiClient:
         )
         usage = (payload.get("usage") if isinstance(payload, dict) else None) or {}
         return Completion(_text(payload), self.name, usage.get("prompt_tokens"), usage.get("completion_tokens"))
+
+
+def _max_tokens_field() -> str:
+    """OpenAI itself wants `max_completion_tokens` (its reasoning models refuse `max_tokens`);
+    the self-hosted servers (Ollama, vLLM, llama.cpp, LM Studio) read `max_tokens`."""
+    return "max_completion_tokens" if BACKEND.base_url() == DEFAULT_BASE_URLS["openai"] else "max_tokens"
 
 
 def _data_url(image: Image) -> str:
