@@ -7,8 +7,8 @@ import time
 import pytest
 
 from research_service.budget import CAPS, DRAFT_RESERVE_SECONDS, Budget
-from research_service.ports import Page
-from research_service.reading import read_pages
+from research_service.ports import Page, SearchHit
+from research_service.reading import read_pages, search_all
 
 
 class Clock:
@@ -87,3 +87,20 @@ def test_token_budget_shares_the_prompt_between_pages() -> None:
     assert three == one // 3
     budget.spend_tokens(CAPS["quick"].tokens, 0)
     assert budget.prompt_chars_per_page(1) == 0
+
+
+class RecordingSearcher:
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, float]] = []
+
+    def search(self, query: str, num: int, timeout: float) -> list[SearchHit]:
+        self.asked.append((query, timeout))
+        return [SearchHit(title=query, link=f"https://{len(self.asked)}.example/")]
+
+
+def test_each_search_gets_the_budgets_step_timeout() -> None:
+    searcher, gaps = RecordingSearcher(), []
+    budget = Budget(CAPS["standard"], seconds_left=DRAFT_RESERVE_SECONDS + 5, clock=Clock())
+    hits = search_all(searcher, budget, ["a", "b", "c"], gaps)
+    assert [q for q, _ in searcher.asked] == ["a", "b"] and len(hits) == 2 and gaps == []
+    assert all(timeout == 5 for _, timeout in searcher.asked)  # not the provider's own default

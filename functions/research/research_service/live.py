@@ -14,6 +14,7 @@ from __future__ import annotations
 from mcp_platform.errors import ToolError
 from mcp_platform.llm import llm_from_env, llm_settings
 from mcp_platform.observability import logger
+from mcp_platform.provider_http import deadline_in
 from mcp_platform.search import SearchQuery, missing_settings, provider_from_env
 from mcp_platform.web import FetchLimits, WebErrorCode, fetch_page
 from research_service.envelope import utc_now
@@ -40,9 +41,9 @@ def live_backends() -> Backends | None:
 class ProviderSearcher:
     """Web results from the configured provider (`SEARCH_PROVIDER`), default locale, no operators."""
 
-    def search(self, query: str, num: int) -> list[SearchHit]:
+    def search(self, query: str, num: int, timeout: float) -> list[SearchHit]:
         try:
-            found = provider_from_env().search("web", SearchQuery(q=query, num=num))
+            found = provider_from_env().search("web", SearchQuery(q=query, num=num), deadline_in(timeout))
         except ToolError as exc:
             raise UpstreamError(exc.message) from None
         return [

@@ -44,11 +44,12 @@ def search_all(searcher: Searcher, budget: Budget, queries: list[str], gaps: lis
     hits: list[SearchHit] = []
     seen: set[str] = set()
     for query in queries[: budget.caps.searches]:
-        if budget.step_timeout() is None:
+        timeout = budget.step_timeout()
+        if timeout is None:
             gaps.append(f"time budget: search '{query}' not run")
             break
         try:
-            results = searcher.search(query, RESULTS_PER_SEARCH)
+            results = searcher.search(query, RESULTS_PER_SEARCH, timeout)
         except UpstreamError as exc:
             gaps.append(f"search '{query}' failed: {exc}")
             continue
