@@ -47,6 +47,11 @@ class LocalPlatform:
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
             "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
+            # The offline engines: espeak-ng, pocketsphinx and RapidOCR; moto has no Polly voices or Rekognition.
+            "TTS_ENGINE": "espeak",
+            "WHISPER_ENGINE": "pocketsphinx",
+            "VISION_OCR_ENGINE": "rapidocr",
+            "VISION_LABELS_ENGINE": "none",
         }
         for name, value in defaults.items():
             env.setdefault(name, value)
