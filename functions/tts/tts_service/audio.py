@@ -42,11 +42,31 @@ def encode(pcm: bytes, sample_rate: int, fmt: str) -> bytes:
     return out.getvalue()
 
 
+def decode(data: bytes) -> tuple[bytes, int]:
+    """An encoded file as 16-bit mono PCM and its sample rate; `ValueError` when it is not audio."""
+    out = bytearray()
+    rate = 0
+    try:
+        with av.open(io.BytesIO(data)) as container:
+            rate = container.streams.audio[0].sample_rate
+            resampler = av.AudioResampler(format="s16", layout="mono", rate=rate)
+            for frame in container.decode(audio=0):
+                for piece in resampler.resample(frame):
+                    out += piece.to_ndarray().tobytes()
+    except (av.FFmpegError, IndexError) as exc:
+        raise ValueError(f"not decodable audio ({type(exc).__name__})") from None
+    return bytes(out), rate
+
+
+def join(pieces: list[bytes], fmt: str) -> bytes:
+    """Several encoded files as one (decoded and encoded once: MP3 and Ogg files do not concatenate)."""
+    if len(pieces) == 1:
+        return pieces[0]
+    decoded = [decode(piece) for piece in pieces]
+    return encode(b"".join(pcm for pcm, _ in decoded), decoded[0][1], fmt)
+
+
 def duration_s(data: bytes) -> float:
     """Seconds of audio in an encoded file (decoded, so it is exact for any codec)."""
-    samples, rate = 0, 0
-    with av.open(io.BytesIO(data)) as container:
-        for frame in container.decode(audio=0):
-            samples += frame.samples
-            rate = frame.sample_rate
-    return round(samples / rate, 3) if rate else 0.0
+    pcm, rate = decode(data)
+    return round(len(pcm) / 2 / rate, 3) if rate else 0.0

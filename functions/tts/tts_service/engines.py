@@ -111,23 +111,15 @@ class EspeakEngine:
 
     @staticmethod
     def _pick(wanted: str | None, language: str) -> EspeakVoice:
+        """A voice by identifier, name or language ('en-us'), else the first of the language ('en' → en-gb)."""
         voices = espeak().voices()
-        if wanted:
-            key = wanted.lower()
-            match = next((v for v in voices if key in {v.identifier.lower(), v.name.lower(), v.language}), None)
-            if match is None:
-                raise ToolError(
-                    f"voice: espeak-ng has no voice {wanted!r}; see tts_voices", ErrorCode.INVALID_ARGUMENTS
-                )
-            return match
-        key = language.lower()
-        match = next((v for v in voices if v.language == key), None) or next(
-            (v for v in voices if v.language == key.split("-")[0]), None
-        )
+        key = (wanted or language).lower()
+        exact = next((v for v in voices if key in {v.identifier.lower(), v.name.lower(), v.language}), None)
+        match = exact or next((v for v in voices if v.language.split("-")[0] == key.split("-")[0]), None)
         if match is None:
-            raise ToolError(
-                f"language: espeak-ng has no voice for {language!r}; see tts_languages", ErrorCode.INVALID_ARGUMENTS
-            )
+            field = "voice" if wanted else "language"
+            message = f"{field}: espeak-ng has no voice for {key!r}; see tts_voices and tts_languages"
+            raise ToolError(message, ErrorCode.INVALID_ARGUMENTS)
         return match
 
 
@@ -168,9 +160,13 @@ class PollyEngine:
             else [_with_rate(piece, speech.rate) for piece in split_sentences(speech.text or "")]
         )
         pieces = [self._one(text, voice.id, engine, speech.fmt) for text in requests]
-        data = b"".join(pieces)
-        if speech.fmt == "wav":
-            data = audio.wav(data, _PCM_RATE)
+        if speech.fmt == "wav":  # Polly's pcm is raw samples
+            data = audio.wav(b"".join(pieces), _PCM_RATE)
+        else:
+            try:
+                data = audio.join(pieces, speech.fmt)
+            except ValueError as exc:
+                raise _unavailable("SynthesizeSpeech", exc) from None
         return Audio(data, speech.fmt, voice.id, voice.language, f"polly-{engine}", len(pieces))
 
     def _voice(self, wanted: str | None, language: str) -> Voice:

@@ -18,6 +18,7 @@ from mcp_platform.contracts.tts import (
     VoicesOutput,
     credits_for,
 )
+from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.service import ToolOutput
 from tts_service import audio
 from tts_service.engines import Speech, engine
@@ -38,7 +39,7 @@ def tts_synthesize(arguments: SynthesizeInput, ctx: CallContext) -> ToolOutput:
     out = SynthesizeOutput(
         file=staged.file,
         media_type=media_type,
-        duration_s=audio.duration_s(made.data),
+        duration_s=_duration(made.data),
         characters=arguments.characters,
         voice=made.voice,
         language=made.language,
@@ -46,6 +47,15 @@ def tts_synthesize(arguments: SynthesizeInput, ctx: CallContext) -> ToolOutput:
         parts=made.parts,
     )
     return ToolOutput(structured=out.model_dump(mode="json", exclude_none=True), content=staged.content)
+
+
+def _duration(data: bytes) -> float:
+    try:
+        return audio.duration_s(data)
+    except ValueError as exc:
+        raise ToolError(
+            f"the speech engine returned audio that does not decode ({exc})", ErrorCode.UPSTREAM_UNAVAILABLE
+        ) from None
 
 
 def tts_voices(arguments: VoicesInput, _ctx: CallContext) -> VoicesOutput:

@@ -122,5 +122,32 @@ def rapidocr_text(image: Any) -> tuple[list[TextLine], list[TextLine]]:
         for text, score, points in line
         if text.strip()
     ]
-    lines.sort(key=lambda line: (line.box.top, line.box.left))
-    return lines, words
+    return rows(lines), words
+
+
+def rows(pieces: list[TextLine]) -> list[TextLine]:
+    """Detections on one visual row (vertical centres within half a height) joined left to right.
+
+    The detector sometimes boxes the words of a short line apart; a reader expects one line.
+    """
+    out: list[list[TextLine]] = []
+    for piece in sorted(pieces, key=lambda p: p.box.top + p.box.height / 2):
+        centre = piece.box.top + piece.box.height / 2
+        row = out[-1] if out else None
+        if row and abs(centre - (row[0].box.top + row[0].box.height / 2)) < row[0].box.height / 2:
+            row.append(piece)
+        else:
+            out.append([piece])
+    return [_joined(sorted(row, key=lambda p: p.box.left)) for row in out]
+
+
+def _joined(row: list[TextLine]) -> TextLine:
+    if len(row) == 1:
+        return row[0]
+    left, top = min(p.box.left for p in row), min(p.box.top for p in row)
+    right, bottom = max(p.box.left + p.box.width for p in row), max(p.box.top + p.box.height for p in row)
+    return TextLine(
+        text=" ".join(p.text for p in row),
+        confidence=round(min(p.confidence for p in row), 2),
+        box=Box(left=left, top=top, width=round(right - left, 4), height=round(bottom - top, 4)),
+    )
