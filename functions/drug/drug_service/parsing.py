@@ -31,7 +31,7 @@ def approximate_candidates(data: Any) -> list[dict[str, Any]]:
         rxcui = str(candidate.get("rxcui") or "")
         if not rxcui:
             continue
-        entry = {
+        entry: dict[str, Any] = {
             "rxcui": rxcui,
             "rank": _int(candidate.get("rank")),
             "score": _float(candidate.get("score")),
@@ -43,7 +43,7 @@ def approximate_candidates(data: Any) -> list[dict[str, Any]]:
     return sorted(best.values(), key=lambda c: (c["rank"] or 10**9, -(c["score"] or 0)))
 
 
-def concept_properties(data: Any) -> dict[str, str] | None:
+def concept_properties(data: Any) -> dict[str, Any] | None:
     """`{"properties": {rxcui, name, tty, ...}}` → {rxcui, name, tty}; None for the unknown-RxCUI `{}`."""
     props = (data or {}).get("properties") or {}
     if not props.get("rxcui") or not props.get("name"):
