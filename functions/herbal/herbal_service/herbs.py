@@ -1,0 +1,117 @@
+"""Finding herbs by name: herbal_search, and the name → herb step of every other tool."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from herbal_service.store import get_db
+from herbal_service.text import fold, fts_query
+from mcp_platform.errors import ErrorCode, ToolError
+
+if TYPE_CHECKING:
+    from herbal_service.store import HerbalDb
+    from mcp_platform.contracts.herbal import HerbInput, SearchInput
+    from mcp_platform.service import CallContext
+
+_EXACT = """
+SELECT h.*, MIN(k.kind) AS kind FROM name_key k JOIN herb h USING (herb_id)
+WHERE k.key = ? GROUP BY h.herb_id ORDER BY kind, length(h.scientific_name), h.herb_id LIMIT ?
+"""
+_WORDS = """
+SELECT h.* FROM herb_fts JOIN herb h ON h.herb_id = herb_fts.rowid
+WHERE herb_fts MATCH ? ORDER BY bm25(herb_fts, 2.0, 1.0), length(h.scientific_name), h.herb_id LIMIT ?
+"""
+
+
+def summary(row: Any) -> dict[str, Any]:
+    """A herb as lists show it (nulls dropped)."""
+    out = {
+        "herb_id": row["herb_id"],
+        "fnfnum": row["fnfnum"],
+        "scientific_name": row["scientific_name"],
+        "author": row["author"],
+        "family": row["family"],
+        "common_names": json.loads(row["common_names"]),
+    }
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def find(db: HerbalDb, text: str, limit: int) -> list[Any]:
+    """Exact name matches (scientific, then genus + species, then common), then word-prefix matches."""
+    rows = list(db.all(_EXACT, (fold(text), limit))) if not text.isdigit() else []
+    if len(rows) < limit and (query := fts_query(text)):
+        seen = {r["herb_id"] for r in rows}
+        rows += [r for r in db.all(_WORDS, (query, limit + len(seen))) if r["herb_id"] not in seen][: limit - len(rows)]
+    return rows
+
+
+def resolve(db: HerbalDb, text: str) -> tuple[Any, list[Any]]:
+    """The herb `text` names (a herb_id, or the best name match) and up to five others it also fits."""
+    if text.isdigit():
+        row = db.one("SELECT * FROM herb WHERE herb_id = ?", (int(text),))
+        if row is None:
+            raise ToolError(f"no herb with herb_id {text}; herbal_search finds ids by name", ErrorCode.NOT_FOUND)
+        return row, []
+    rows = find(db, text, 6)
+    if not rows:
+        raise ToolError(
+            f"no herb named {text!r} in Dr. Duke's database; try herbal_search with part of the name",
+            ErrorCode.NOT_FOUND,
+        )
+    return rows[0], rows[1:]
+
+
+def search(args: SearchInput, ctx: CallContext) -> dict[str, Any]:
+    db = get_db()
+    rows = find(db, args.name, args.limit)
+    if not rows:
+        raise ToolError(f"no herb matches {args.name!r} (scientific or common name)", ErrorCode.NOT_FOUND)
+    results = [summary(r) for r in rows]
+    return {"query": args.name, "count": len(results), "results": results, **db.envelope("FNFTAX", "COMMON_NAMES")}
+
+
+def get(args: HerbInput, ctx: CallContext) -> dict[str, Any]:
+    db = get_db()
+    row, others = resolve(db, args.herb)
+    herb = summary(row) | {k: row[k] for k in ("genus", "species") if row[k]}
+    parts = [
+        {"part": r["name"] or r["part_code"] or "unspecified", "part_code": r["part_code"], "constituents": r["n"]}
+        for r in db.all(
+            "SELECT c.part_code, p.name, COUNT(DISTINCT c.chem) AS n FROM constituent c"
+            " LEFT JOIN part p ON p.code = c.part_code WHERE c.herb_id = ? GROUP BY c.part_code ORDER BY n DESC",
+            (row["herb_id"],),
+        )
+    ]
+    out: dict[str, Any] = {
+        "herb": herb,
+        "parts": [{k: v for k, v in p.items() if v is not None} for p in parts],
+        "uses": _uses(db, row["herb_id"]),
+    }
+    if others:
+        out["also_matched"] = [summary(r) for r in others]
+    unavailable = []
+    if db.link_table is None:
+        unavailable.append({"table": "FARMACY_NEW", "fields": ["parts"]})
+    if not db.has("ETHNOBOT"):
+        unavailable.append({"table": "ETHNOBOT", "fields": ["uses"]})
+    if unavailable:
+        out["unavailable"] = unavailable
+    return out | db.envelope("FNFTAX", "COMMON_NAMES", *db.link_origins(row["herb_id"]), "ETHNOBOT")
+
+
+def _uses(db: HerbalDb, herb_id: int) -> list[dict[str, Any]]:
+    grouped: dict[str, dict[str, Any]] = {}
+    rows = db.all(
+        "SELECT e.use, e.country, COALESCE(r.citation, e.reference) AS ref FROM ethnobotany e"
+        " LEFT JOIN reference r ON r.reference = e.reference WHERE e.herb_id = ?",
+        (herb_id,),
+    )
+    for r in rows:
+        use = grouped.setdefault(r["use"], {"use": r["use"], "countries": [], "reports": 0, "references": []})
+        use["reports"] += 1
+        if r["country"] and r["country"] not in use["countries"]:
+            use["countries"].append(r["country"])
+        if r["ref"] and r["ref"] not in use["references"]:
+            use["references"].append(r["ref"])
+    return sorted(grouped.values(), key=lambda u: (-len(u["countries"]), -u["reports"], u["use"]))[:100]
