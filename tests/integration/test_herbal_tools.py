@@ -14,6 +14,7 @@ import pytest
 from herbal_service import store
 from herbal_service.app import app
 from herbal_service.store import HerbalDb, use_db
+from mcp_platform.contracts._data import NOT_MEDICAL_ADVICE
 from mcp_platform.readonly_db import configured_source
 from tests.herbal_support import DUMP, build_db, ensure_test_db
 
@@ -39,8 +40,9 @@ def ok(validate_output):
     def run(tool: str, **arguments: Any) -> dict[str, Any]:
         out = validate_output(tool, call(tool, **arguments))
         if tool != "herbal_status":
-            assert out["notice"].startswith("Not medical advice") and out["retrieved_at"].endswith("Z")
+            assert out["notice"] == NOT_MEDICAL_ADVICE and out["retrieved_at"].endswith("Z")
             assert out["source"]["url"] == "https://phytochem.nal.usda.gov/"
+            assert "self-medication" in out["dataset"]["terms"]
         return out
 
     return run
@@ -74,7 +76,12 @@ def test_get_gives_names_family_parts_and_uses_by_country(ok) -> None:
     assert {p["part"]: p["constituents"] for p in out["parts"]} == {"Flower": 3, "Herb": 1, "Leaf": 1}
     assert out["uses"][0] == {"use": "Antidepressant", "countries": ["Germany", "USA"], "reports": 2,
                               "references": ["Jim Duke's personal files."]}  # fmt: skip
-    assert "unavailable" not in out and out["source"]["tables"] == ["FNFTAX", "COMMON_NAMES", "FARMACY_NEW", "ETHNOBOT"]
+    assert "unavailable" not in out and out["dataset"]["tables"] == [
+        "FNFTAX",
+        "COMMON_NAMES",
+        "FARMACY_NEW",
+        "ETHNOBOT",
+    ]
     wild = ok("herbal_get", herb="wild oregano")
     assert wild["herb"]["herb_id"] == 2085 and [h["herb_id"] for h in wild["also_matched"]] == [2082]
     assert ok("herbal_get", herb="10000001")["herb"]["scientific_name"] == "Sutherlandia frutescens"
@@ -84,7 +91,7 @@ def test_get_gives_names_family_parts_and_uses_by_country(ok) -> None:
 
 def test_constituents_with_parts_amounts_and_references(ok) -> None:
     out = ok("herbal_constituents", herb="Hypericum perforatum")
-    assert out["count"] == 5 and out["truncated"] is False and out["source"]["tables"][0] == "FARMACY_NEW"
+    assert out["count"] == 5 and out["truncated"] is False and out["dataset"]["tables"][0] == "FARMACY_NEW"
     first = out["constituents"][0]
     assert (first["chemical"], first["part"], first["amount_low"], first["amount_high"], first["unit"]) == (
         "HYPERFORIN", "Flower", 20000.0, 45000.0, "ppm")  # fmt: skip
@@ -94,7 +101,7 @@ def test_constituents_with_parts_amounts_and_references(ok) -> None:
     ]  # fmt: skip
     assert ok("herbal_constituents", herb="491", part="FL", limit=1)["truncated"] is True
     garlic = ok("herbal_constituents", herb="Garlic")
-    assert garlic["source"]["tables"][0] == "FARMACY" and {c["chemical"] for c in garlic["constituents"]} == {
+    assert garlic["dataset"]["tables"][0] == "FARMACY" and {c["chemical"] for c in garlic["constituents"]} == {
         "AJOENE", "ALLICIN", "DIALLYL-DISULFIDE"}  # fmt: skip
     assert "Flower (FL)" in error("herbal_constituents", "not_found", herb="491", part="Root")
     assert "not a plant part" in error("herbal_constituents", "invalid_arguments", herb="491", part="Wing")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from herbal_service.store import FULL_BUILD, NOTICE, get_db
+from herbal_service.store import FULL_BUILD, TERMS, get_db
+from mcp_platform.contracts._data import NOT_MEDICAL_ADVICE
 
 if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
@@ -23,7 +24,7 @@ def status(args: StatusInput, ctx: CallContext) -> dict[str, Any]:
         "data_version": db.meta.get("data_version", ""),
         "built_at": db.meta.get("built_at", ""),
         "schema_version": db.meta.get("schema_version", ""),
-        "notice": NOTICE,
+        "notice": f"{NOT_MEDICAL_ADVICE} {TERMS}",
     }
     if db.missing_tables:
         out["how_to_build"] = FULL_BUILD[0].upper() + FULL_BUILD[1:] + "."

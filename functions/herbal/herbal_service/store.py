@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from herbal_service.layout import LINK_TABLES, SCHEMA_VERSION
+from mcp_platform.contracts._data import NOT_MEDICAL_ADVICE
 from mcp_platform.contracts.herbal import MISSING_TABLE
 from mcp_platform.errors import ToolError
 from mcp_platform.readonly_db import DbConfig, DbHolder, ReadOnlyDb, configured_source
@@ -25,11 +26,7 @@ FULL_BUILD = (
 )
 SOURCE_NAME = "USDA-ARS Dr. Duke's Phytochemical and Ethnobotanical Databases"
 SOURCE_URL = "https://phytochem.nal.usda.gov/"
-NOTICE = (
-    "Not medical advice. Dr. Duke's databases summarise published reports, largely about isolated chemicals; "
-    "the USDA says they are not for self-diagnosis or self-medication. Ask a doctor or pharmacist before "
-    "using herbs, especially with medicines, in pregnancy or before surgery."
-)
+TERMS = "USDA: not to be used for self-diagnosis or self-medication."
 
 
 class HerbalDb(ReadOnlyDb):
@@ -66,20 +63,24 @@ class HerbalDb(ReadOnlyDb):
             )
 
     def envelope(self, *tables: str) -> dict[str, Any]:
-        """`source`, `retrieved_at` and `notice`, naming the dump tables an answer was read from.
+        """`source`, `retrieved_at`, `dataset` (naming the dump tables an answer was read from) and `notice`.
 
         "LINK" stands for the plant → chemical tables the build imported.
         """
         used = [name for t in tables for name in (LINK_TABLES if t == "LINK" else (t,))]
-        source = {
-            "name": SOURCE_NAME,
-            "url": SOURCE_URL,
+        dataset = {
             "doi": "10.15482/USDA.ADC/1239279",
             "licence": "CC0 1.0 (public domain)",
+            "terms": TERMS,
             "data_version": self.meta.get("data_version", ""),
             "tables": [t for t in used if self.has(t)],
         }
-        return {"source": source, "retrieved_at": self.meta.get("built_at", ""), "notice": NOTICE}
+        return {
+            "source": {"api": SOURCE_NAME, "url": SOURCE_URL},
+            "retrieved_at": self.meta.get("built_at", ""),
+            "dataset": dataset,
+            "notice": NOT_MEDICAL_ADVICE,
+        }
 
     def link_origins(self, herb_id: int) -> list[str]:
         """The link table(s) a herb's constituents came from (FARMACY_NEW or FARMACY), for `source.tables`."""

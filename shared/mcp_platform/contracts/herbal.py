@@ -2,8 +2,9 @@
 
 Read from a database imported from Dr. Duke's Phytochemical and Ethnobotanical Databases
 (USDA-ARS, CC0). Every result carries `source`, `retrieved_at` (when the data was taken from
-the dump) and a `notice` that it is not medical advice. A tool whose dump table the deployment
-did not import answers `missing_table`, naming the table; nothing is charged for it.
+the dump), `dataset` (release, tables, the USDA's terms) and a `notice` that it is not medical
+advice. A tool whose dump table the deployment did not import answers `missing_table`, naming
+the table; nothing is charged for it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Annotated, Any
 from pydantic import Field, StringConstraints
 
 from mcp_platform.contracts._common import status_output_schema, status_tool
+from mcp_platform.contracts._data import data_output_schema
 from mcp_platform.registry import ToolInput, ToolSpec
 
 MISSING_TABLE = "missing_table"
@@ -61,22 +63,16 @@ def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 
-SOURCE = _obj(
+DATASET = _obj(
     {
-        "name": _STR,
-        "url": {"type": "string", "format": "uri"},
         "doi": _STR,
         "licence": _STR,
+        "terms": _STR,
         "data_version": _STR,
         "tables": {**_STRS, "description": "The dump tables this answer was read from."},
     },
-    ["name", "url", "licence", "data_version", "tables"],
+    ["licence", "terms", "data_version", "tables"],
 )
-_ENVELOPE = {
-    "source": SOURCE,
-    "retrieved_at": {"type": "string", "format": "date-time", "description": "When the data left the dump (build)."},
-    "notice": {"type": "string", "description": "Not medical advice."},
-}
 HERB = _obj(
     {
         "herb_id": _INT,
@@ -91,7 +87,9 @@ HERB = _obj(
 
 
 def _result(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return _obj({**props, **_ENVELOPE}, [*required, *_ENVELOPE])
+    """`source` (the database), `retrieved_at` (when the data left the dump: the build), the not-medical-advice
+    `notice`, and `dataset`: which release and tables, with the USDA's terms."""
+    return data_output_schema({**props, "dataset": DATASET}, [*required, "dataset"], notice=True)
 
 
 _CITED = {"reference": _STR, "citation": {**_STR, "description": "The full reference when the code resolves."}}
