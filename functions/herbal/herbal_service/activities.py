@@ -17,11 +17,12 @@ if TYPE_CHECKING:
     from mcp_platform.contracts.herbal import ActivityInput, HerbInput
     from mcp_platform.service import CallContext
 
+FINDINGS_SHOWN = 25
+"""Findings listed per caution (by chemical name); `total` counts them all."""
 _RANKED = """
 SELECT h.*, ha.constituents, ha.chemicals FROM herb_activity ha JOIN herb h USING (herb_id)
 WHERE ha.activity_key = ? ORDER BY ha.constituents DESC, ha.herb_id LIMIT ?
 """
-CHEMICALS_SHOWN = 10
 
 
 def by_activity(args: ActivityInput, ctx: CallContext) -> dict[str, Any]:
@@ -35,7 +36,7 @@ def by_activity(args: ActivityInput, ctx: CallContext) -> dict[str, Any]:
     results = []
     for row in db.all(_RANKED, (activity["key"], args.limit)):
         chemicals = json.loads(row["chemicals"])
-        results.append(summary(row) | {"constituents": row["constituents"], "chemicals": chemicals[:CHEMICALS_SHOWN]})
+        results.append(summary(row) | {"constituents": row["constituents"], "chemicals": chemicals})
     out = {"activity": activity["activity"], "count": total, "results": results}
     if activity["definition"] and activity["definition"] != activity["activity"]:
         out["definition"] = activity["definition"]
@@ -62,52 +63,72 @@ def _activity(db: HerbalDb, wanted: str) -> Any:
 
 
 @cache
-def _caution_activities(db: HerbalDb) -> dict[str, Caution]:
-    """Activity name (as the dump spells it) → its caution, for every activity the database knows."""
-    names = [r[0] for r in db.all("SELECT DISTINCT activity FROM chem_activity")]
-    return {name: caution for name in names if (caution := caution_of(name)) is not None}
+def _findings_by_chemical(db: HerbalDb) -> dict[str, list[tuple[Caution, dict[str, Any]]]]:
+    """Chemical → its interaction-relevant activity reports, built once per database (a few thousand).
+
+    Also fills the connection's temporary table `caution_chem` with those chemicals.
+    """
+    cautions = {r[0]: c for r in db.all("SELECT DISTINCT activity FROM chem_activity") if (c := caution_of(r[0]))}
+    marks = ",".join("?" * len(cautions)) or "NULL"
+    rows = db.all(
+        "SELECT a.chem, a.activity, a.dosage, a.reference, r.citation FROM chem_activity a"
+        f" LEFT JOIN reference r ON r.reference = a.reference WHERE a.activity IN ({marks})"
+        " GROUP BY a.chem, a.activity, a.reference ORDER BY a.chem, a.activity",
+        tuple(cautions),
+    )
+    # The connection's own temporary table (the database file stays read-only): lets SQLite skip, inside
+    # the index scan, a herb's constituents with no relevant activity (most of them).
+    db.all("CREATE TEMP TABLE IF NOT EXISTS caution_chem (chem TEXT PRIMARY KEY) WITHOUT ROWID")
+    db.all(f"INSERT OR IGNORE INTO temp.caution_chem SELECT chem FROM chem_activity WHERE activity IN ({marks})",
+           tuple(cautions))  # fmt: skip
+    out: dict[str, list[tuple[Caution, dict[str, Any]]]] = {}
+    for r in rows:
+        finding = {"activity": r["activity"], "dosage": r["dosage"], "reference": r["reference"],
+                   "citation": r["citation"]}  # fmt: skip
+        kept = {k: v for k, v in finding.items() if v}
+        out.setdefault(r["chem"], []).append((cautions[r["activity"]], kept))
+    return out
+
+
+@cache
+def _part_names(db: HerbalDb) -> dict[str, str]:
+    return {r["code"]: r["name"] for r in db.all("SELECT code, name FROM part")}
 
 
 def interactions(args: HerbInput, ctx: CallContext) -> dict[str, Any]:
     db = get_db()
     db.require("herbal_interactions", "AGGREGAC", "LINK")
     row, _ = resolve(db, args.herb)
-    relevant = _caution_activities(db)
-    marks = ",".join("?" * len(relevant)) or "NULL"
-    rows = db.all(
-        "SELECT c.chem, group_concat(DISTINCT COALESCE(p.name, c.part_code)) AS parts, a.activity, a.dosage,"
-        " a.reference, r.citation FROM constituent c JOIN chem_activity a ON a.chem = c.chem"
-        " LEFT JOIN part p ON p.code = c.part_code LEFT JOIN reference r ON r.reference = a.reference"
-        f" WHERE c.herb_id = ? AND a.activity IN ({marks}) GROUP BY c.chem, a.activity, a.reference"
-        " ORDER BY c.chem, a.activity",
-        (row["herb_id"], *relevant),
-    )
+    reports = _findings_by_chemical(db)
+    part_names = _part_names(db)
     findings: dict[str, list[dict[str, Any]]] = {}
-    for r in rows:
-        finding = {
-            "chemical": r["chem"],
-            "activity": r["activity"],
-            "parts": sorted(set((r["parts"] or "").split(",")) - {""}),
-            "dosage": r["dosage"] or None,
-            "reference": r["reference"] or None,
-            "citation": r["citation"],
-        }
-        findings.setdefault(relevant[r["activity"]].name, []).append(
-            {k: v for k, v in finding.items() if v is not None}
-        )
+    totals: dict[str, int] = {}
+    for chem, codes in db.all(
+        "SELECT chem, group_concat(part_code) FROM constituent"
+        " WHERE herb_id = ? AND chem IN (SELECT chem FROM temp.caution_chem) GROUP BY chem",
+        (row["herb_id"],),
+    ):
+        parts = sorted({part_names.get(code, code) for code in (codes or "").split(",") if code})
+        for caution, finding in reports[chem]:
+            totals[caution.name] = totals.get(caution.name, 0) + 1
+            listed = findings.setdefault(caution.name, [])
+            if len(listed) < FINDINGS_SHOWN:
+                listed.append({"chemical": chem, **finding, "parts": parts})
+    count = sum(totals.values())
     cautions = [
-        {"caution": c.name, "concern": c.concern, "drugs": c.drugs, "findings": findings[c.name]}
+        {"caution": c.name, "concern": c.concern, "drugs": c.drugs, "total": totals[c.name],
+         "findings": findings[c.name]}
         for c in CAUTIONS
-        if c.name in findings
-    ]
+        if c.name in totals
+    ]  # fmt: skip
     name = row["scientific_name"]
     if cautions:
-        message = (f"{len(rows)} constituent reports in {len(cautions)} caution groups for {name}. They come from "
+        message = (f"{count} constituent reports in {len(cautions)} caution groups for {name}. They come from "
                    "activities reported for isolated chemicals (often in vitro or animal data, at doses unrelated to "
                    "the herb's content): each is a prompt to check an interaction reference or a pharmacist, not "
                    "evidence of a clinical interaction.")  # fmt: skip
     else:
         message = (f"No constituent of {name} has an interaction-relevant activity in Dr. Duke's database. That is "
                    "not evidence of safety: the database may simply not record it.")  # fmt: skip
-    out = {"herb": summary(row), "count": len(rows), "cautions": cautions, "message": message}
-    return out | db.envelope(*db.link_origins(row["herb_id"]), "AGGREGAC", "REFERENCES")
+    out = {"herb": summary(row), "count": count, "cautions": cautions, "message": message}
+    return out | db.envelope(row["link_table"], "AGGREGAC", "REFERENCES")

@@ -22,7 +22,7 @@ LEFT JOIN chemical ch ON ch.chem = c.chem
 LEFT JOIN part p ON p.code = c.part_code
 LEFT JOIN reference r ON r.reference = c.reference
 WHERE c.herb_id = ?1 AND (?2 IS NULL OR c.part_code = ?2)
-ORDER BY c.chem, p.name
+ORDER BY c.chem, c.part_code
 LIMIT ?3
 """
 
@@ -33,8 +33,8 @@ def constituents(args: ConstituentsInput, ctx: CallContext) -> dict[str, Any]:
     row, _ = resolve(db, args.herb)
     herb_id = row["herb_id"]
     parts = {r["part_code"]: r["name"] for r in db.all(
-        "SELECT DISTINCT c.part_code, p.name FROM constituent c LEFT JOIN part p ON p.code = c.part_code"
-        " WHERE c.herb_id = ?", (herb_id,))}  # fmt: skip
+        "SELECT hp.part_code, p.name FROM herb_part hp LEFT JOIN part p ON p.code = hp.part_code"
+        " WHERE hp.herb_id = ?", (herb_id,))}  # fmt: skip
     if not parts:
         raise ToolError(
             f"Dr. Duke's database records no constituents for {row['scientific_name']} (herb_id {herb_id})",
@@ -48,7 +48,7 @@ def constituents(args: ConstituentsInput, ctx: CallContext) -> dict[str, Any]:
     out: dict[str, Any] = {"herb": summary(row), "count": total, "truncated": total > len(items), "constituents": items}
     if code:
         out["part"] = parts[code] or code
-    return out | db.envelope(*db.link_origins(herb_id), "CHEMICALS", "PARTS", "REFERENCES")
+    return out | db.envelope(row["link_table"], "CHEMICALS", "PARTS", "REFERENCES")
 
 
 def _part_code(db: HerbalDb, wanted: str, herb: str, parts: dict[str, str | None]) -> str:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from mcp_platform.contracts.herbal import HerbInput, SearchInput
     from mcp_platform.service import CallContext
 
+USES_SHOWN = 100
 _EXACT = """
 SELECT h.*, MIN(k.kind) AS kind FROM name_key k JOIN herb h USING (herb_id)
 WHERE k.key = ? GROUP BY h.herb_id ORDER BY kind, length(h.scientific_name), h.herb_id LIMIT ?
@@ -78,8 +79,8 @@ def get(args: HerbInput, ctx: CallContext) -> dict[str, Any]:
     parts = [
         {"part": r["name"] or r["part_code"] or "unspecified", "part_code": r["part_code"], "constituents": r["n"]}
         for r in db.all(
-            "SELECT c.part_code, p.name, COUNT(DISTINCT c.chem) AS n FROM constituent c"
-            " LEFT JOIN part p ON p.code = c.part_code WHERE c.herb_id = ? GROUP BY c.part_code ORDER BY n DESC",
+            "SELECT hp.part_code, p.name, hp.constituents AS n FROM herb_part hp LEFT JOIN part p"
+            " ON p.code = hp.part_code WHERE hp.herb_id = ? ORDER BY hp.constituents DESC, p.name",
             (row["herb_id"],),
         )
     ]
@@ -97,21 +98,16 @@ def get(args: HerbInput, ctx: CallContext) -> dict[str, Any]:
         unavailable.append({"table": "ETHNOBOT", "fields": ["uses"]})
     if unavailable:
         out["unavailable"] = unavailable
-    return out | db.envelope("FNFTAX", "COMMON_NAMES", *db.link_origins(row["herb_id"]), "ETHNOBOT")
+    return out | db.envelope("FNFTAX", "COMMON_NAMES", row["link_table"], "ETHNOBOT")
 
 
 def _uses(db: HerbalDb, herb_id: int) -> list[dict[str, Any]]:
-    grouped: dict[str, dict[str, Any]] = {}
     rows = db.all(
-        "SELECT e.use, e.country, COALESCE(r.citation, e.reference) AS ref FROM ethnobotany e"
-        " LEFT JOIN reference r ON r.reference = e.reference WHERE e.herb_id = ?",
-        (herb_id,),
+        "SELECT use, countries, reports, references_ FROM herb_use WHERE herb_id = ? ORDER BY rank LIMIT ?",
+        (herb_id, USES_SHOWN),
     )
-    for r in rows:
-        use = grouped.setdefault(r["use"], {"use": r["use"], "countries": [], "reports": 0, "references": []})
-        use["reports"] += 1
-        if r["country"] and r["country"] not in use["countries"]:
-            use["countries"].append(r["country"])
-        if r["ref"] and r["ref"] not in use["references"]:
-            use["references"].append(r["ref"])
-    return sorted(grouped.values(), key=lambda u: (-len(u["countries"]), -u["reports"], u["use"]))[:100]
+    return [
+        {"use": r["use"], "countries": json.loads(r["countries"]), "reports": r["reports"],
+         "references": json.loads(r["references_"])}
+        for r in rows
+    ]  # fmt: skip

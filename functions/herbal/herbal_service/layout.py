@@ -1,18 +1,23 @@
 """The database layout the importer writes and the service reads (one file, opened read-only).
 
 `herb` holds one row per taxon (FNFTAX's FNFNUM; taxa only ETHNOBOT names get ids from
-`ETHNO_ONLY_ID_BASE` up). `name_key` serves exact name matches (kind 0 scientific name, 1 common
-name, 2 genus + species), `herb_fts` word and prefix matches over scientific and common names.
-`constituent` is FARMACY_NEW (FARMACY for plants FARMACY_NEW lacks), `chem_activity` AGGREGAC,
-`herb_activity` the per-herb count of constituents having each activity (herbal_by_activity reads
-it highest first and stops at LIMIT), `ethnobotany` ETHNOBOT. `source_table` records every dump
-table the build read (rows, file, sha256): a table absent there was absent from the dump.
+`ETHNO_ONLY_ID_BASE` up) and the link table its constituents came from. `name_key` serves exact name
+matches (kind 0 scientific name, 1 common name, 2 genus + species), `herb_fts` word and prefix
+matches over scientific and common names. `constituent` is FARMACY_NEW (FARMACY for plants
+FARMACY_NEW lacks), `chem_activity` AGGREGAC, `herb_activity` the per-herb count of constituents
+having each activity (herbal_by_activity reads it highest first and stops at LIMIT; `chemicals`
+holds the first few names), `ethnobotany` ETHNOBOT; `herb_part` and `herb_use` are what herbal_get
+shows, aggregated once at build time (a herb may have thousands of constituent and use rows).
+`source_table` records every dump table the build read (rows, file, sha256): a table absent there
+was absent from the dump.
 """
 
 from __future__ import annotations
 
 SCHEMA_VERSION = "1"
 ETHNO_ONLY_ID_BASE = 10_000_000
+CHEMICALS_SHOWN = 10
+"""Chemical names herb_activity keeps (and herbal_by_activity shows) per herb and activity."""
 
 LINK_TABLES = ("FARMACY_NEW", "FARMACY")
 """Plant → chemical tables, newest first: for each plant the first table that has rows for it wins."""
@@ -39,7 +44,8 @@ CREATE TABLE herb (
     genus TEXT,
     species TEXT,
     family TEXT,
-    common_names TEXT NOT NULL
+    common_names TEXT NOT NULL,
+    link_table TEXT
 );
 CREATE TABLE name_key (key TEXT NOT NULL, kind INTEGER NOT NULL, herb_id INTEGER NOT NULL);
 CREATE VIRTUAL TABLE herb_fts USING fts5(
@@ -66,15 +72,21 @@ CREATE TABLE herb_activity (
     activity_key TEXT NOT NULL, herb_id INTEGER NOT NULL, constituents INTEGER NOT NULL, chemicals TEXT NOT NULL
 );
 CREATE TABLE ethnobotany (herb_id INTEGER NOT NULL, use TEXT NOT NULL, country TEXT, reference TEXT);
+CREATE TABLE herb_part (herb_id INTEGER NOT NULL, part_code TEXT, constituents INTEGER NOT NULL);
+CREATE TABLE herb_use (
+    herb_id INTEGER NOT NULL, use TEXT NOT NULL, countries TEXT NOT NULL, reports INTEGER NOT NULL,
+    references_ TEXT NOT NULL, rank INTEGER NOT NULL
+);
 CREATE TABLE source_table (name TEXT PRIMARY KEY, rows INTEGER NOT NULL, file TEXT NOT NULL, sha256 TEXT NOT NULL);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 INDEXES = """
 CREATE INDEX name_key_key ON name_key (key, kind);
-CREATE INDEX constituent_herb ON constituent (herb_id, part_code, chem);
+CREATE INDEX constituent_herb ON constituent (herb_id, chem, part_code);
 CREATE INDEX constituent_chem ON constituent (chem);
 CREATE INDEX chem_activity_chem ON chem_activity (chem, activity);
 CREATE INDEX herb_activity_rank ON herb_activity (activity_key, constituents DESC, herb_id);
-CREATE INDEX ethnobotany_herb ON ethnobotany (herb_id, use);
+CREATE INDEX herb_part_herb ON herb_part (herb_id, constituents DESC);
+CREATE INDEX herb_use_herb ON herb_use (herb_id, rank);
 """

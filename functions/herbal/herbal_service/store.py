@@ -62,12 +62,13 @@ class HerbalDb(ReadOnlyDb):
                 missing_tables=[m.split(" ")[0] for m in missing],
             )
 
-    def envelope(self, *tables: str) -> dict[str, Any]:
+    def envelope(self, *tables: str | None) -> dict[str, Any]:
         """`source`, `retrieved_at`, `dataset` (naming the dump tables an answer was read from) and `notice`.
 
-        "LINK" stands for the plant → chemical tables the build imported.
+        "LINK" stands for the plant → chemical tables the build imported; None entries are skipped (a herb's
+        `link_table` when it has no constituents).
         """
-        used = [name for t in tables for name in (LINK_TABLES if t == "LINK" else (t,))]
+        used = [name for t in tables if t for name in (LINK_TABLES if t == "LINK" else (t,))]
         dataset = {
             "doi": "10.15482/USDA.ADC/1239279",
             "licence": "CC0 1.0 (public domain)",
@@ -81,10 +82,6 @@ class HerbalDb(ReadOnlyDb):
             "dataset": dataset,
             "notice": NOT_MEDICAL_ADVICE,
         }
-
-    def link_origins(self, herb_id: int) -> list[str]:
-        """The link table(s) a herb's constituents came from (FARMACY_NEW or FARMACY), for `source.tables`."""
-        return [r[0] for r in self.all("SELECT DISTINCT origin FROM constituent WHERE herb_id = ?", (herb_id,))]
 
     @cached_property
     def missing_tables(self) -> list[str]:

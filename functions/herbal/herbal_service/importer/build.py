@@ -16,7 +16,16 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from herbal_service.importer.dump import DumpError, TableFile, locate
-from herbal_service.layout import DDL, ETHNO_ONLY_ID_BASE, INDEXES, LINK_TABLES, REQUIRED_TABLES, SCHEMA_VERSION, TABLES
+from herbal_service.layout import (
+    CHEMICALS_SHOWN,
+    DDL,
+    ETHNO_ONLY_ID_BASE,
+    INDEXES,
+    LINK_TABLES,
+    REQUIRED_TABLES,
+    SCHEMA_VERSION,
+    TABLES,
+)
 from herbal_service.text import fold
 from mcp_platform.readonly_db import write_atomically
 
@@ -90,6 +99,7 @@ class _Importer:
         self._write_herbs()
         self.db.executescript(INDEXES)
         self._herb_activity()
+        self._herb_parts_and_uses()
         self.db.execute("ANALYZE")
         return self.counts
 
@@ -154,6 +164,8 @@ class _Importer:
                      r.get("REFERENCE") or None, table)
                 )  # fmt: skip
             self.db.executemany("INSERT INTO constituent VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", batch)
+            for herb_id in added:
+                self.herbs[herb_id]["link_table"] = table
             covered |= added
 
     def _ethnobotany(self) -> None:
@@ -189,9 +201,9 @@ class _Importer:
     def _write_herbs(self) -> None:
         for herb_id, h in self.herbs.items():
             self.db.execute(
-                "INSERT INTO herb VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO herb VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (herb_id, h["fnfnum"], h["scientific_name"], h["author"] or None, h["genus"], h["species"],
-                 h["family"] or None, json.dumps(h["common_names"], ensure_ascii=False)),
+                 h["family"] or None, json.dumps(h["common_names"], ensure_ascii=False), h.get("link_table")),
             )  # fmt: skip
             keys = {(fold(h["scientific_name"]), 0), (fold(f"{h['genus']} {h['species']}"), 2)}
             keys |= {(fold(n), 1) for n in h["common_names"]}
@@ -213,11 +225,38 @@ class _Importer:
         self.db.executemany(
             "INSERT INTO herb_activity VALUES (?, ?, ?, ?)",
             (
-                (key, herb_id, len(chems), json.dumps(sorted(chems)))
+                (key, herb_id, len(chems), json.dumps(sorted(chems)[:CHEMICALS_SHOWN]))
                 for herb_id, by_key in per_herb.items()
                 for key, chems in by_key.items()
             ),
         )
+
+    def _herb_parts_and_uses(self) -> None:
+        self.db.execute(
+            "INSERT INTO herb_part SELECT herb_id, part_code, COUNT(DISTINCT chem) FROM constituent"
+            " GROUP BY herb_id, part_code"
+        )
+        uses: dict[tuple[int, str], dict[str, Any]] = {}
+        rows = self.db.execute(
+            "SELECT e.herb_id, e.use, e.country, COALESCE(r.citation, e.reference) FROM ethnobotany e"
+            " LEFT JOIN reference r ON r.reference = e.reference ORDER BY e.rowid"
+        )
+        for herb_id, use, country, reference in rows:
+            entry = uses.setdefault((herb_id, use), {"countries": [], "reports": 0, "references": []})
+            entry["reports"] += 1
+            for key, value in (("countries", country), ("references", reference)):
+                if value and value not in entry[key]:
+                    entry[key].append(value)
+        by_herb: dict[int, list[tuple[str, dict[str, Any]]]] = defaultdict(list)
+        for (herb_id, use), entry in uses.items():
+            by_herb[herb_id].append((use, entry))
+        for herb_id, entries in by_herb.items():
+            entries.sort(key=lambda u: (-len(u[1]["countries"]), -u[1]["reports"], u[0]))
+            self.db.executemany(
+                "INSERT INTO herb_use VALUES (?, ?, ?, ?, ?, ?)",
+                ((herb_id, use, json.dumps(e["countries"], ensure_ascii=False), e["reports"],
+                  json.dumps(e["references"], ensure_ascii=False), rank) for rank, (use, e) in enumerate(entries)),
+            )  # fmt: skip
 
 
 def _meta(db: sqlite3.Connection, inputs: Inputs, counts: dict[str, int]) -> None:
