@@ -24,6 +24,8 @@ from mcp_platform.auth.keys import generate_key
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from tests.support.recorded_apis import RecordedApis
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -48,10 +50,12 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def local_server() -> Iterator[LocalServer]:
+def local_server(recorded_apis_server: RecordedApis) -> Iterator[LocalServer]:
     port, aws_port, key = _free_port(), _free_port(), generate_key()
     env = {
         **os.environ,
+        # Every configured backend API (PubChem, RxNav, ...) answers from recordings on loopback.
+        **recorded_apis_server.environment(),
         "PORT": str(port),
         "LOCAL_AWS_PORT": str(aws_port),
         "DEV_API_KEY": key,

@@ -38,8 +38,10 @@ __all__ = [
     "PoliteLimiter",
     "ResponseCache",
     "backend_client",
+    "describe",
     "provenance",
     "reset_clients",
+    "shared_cache_table",
 ]
 
 
@@ -53,3 +55,27 @@ def provenance(response: BackendResponse, record_url: str | None = None) -> dict
         "source": {"api": response.backend.label, "url": record_url or response.url, "cached": response.from_cache},
         "retrieved_at": response.retrieved_at,
     }
+
+
+def shared_cache_table() -> str | None:
+    """The DynamoDB table the container caches answers in (None: memory only)."""
+    from mcp_platform.backends.client import shared_cache
+
+    return shared_cache().table or None
+
+
+def describe(name: str) -> dict[str, Any]:
+    """A configured backend as status tools report it (no secret is read)."""
+    from mcp_platform.secrets import is_configured
+
+    backend = BACKENDS[name]
+    info: dict[str, Any] = {
+        "api": backend.label,
+        "base_url": backend.base_url(),
+        "base_url_env": backend.env,
+        "rate_per_s": backend.rate_per_s,
+        "cache_ttl_s": backend.cache_ttl_s,
+    }
+    if backend.key_env:
+        info["key_configured"] = is_configured(backend.key_env)
+    return info

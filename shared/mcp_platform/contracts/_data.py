@@ -3,12 +3,17 @@
 Not a service: registry discovery skips modules whose name starts with `_`.
 
 Examples:
-    >>> schema = data_output_schema({"cid": {"type": "integer"}}, ["cid"], notice=True)
+    >>> schema = data_output_schema({"cid": {"type": "integer"}}, ["cid"], notice=True)   # a dict schema
+    >>> class DrugGet(AdvisedOutput): rxcui: str                                          # or a pydantic model
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from mcp_platform.contracts._common import StatusOutput
 
 NOT_MEDICAL_ADVICE = (
     "Reference information from public databases, not medical advice: ask a doctor or pharmacist "
@@ -46,3 +51,40 @@ def data_output_schema(
         "required": [*required, *extra],
         "additionalProperties": not closed,
     }
+
+
+# ---------------------------------------------------------------- pydantic forms of the same
+
+
+class Source(BaseModel):
+    """Where the answer comes from: the API, the record's public URL, whether it was served from cache."""
+
+    api: str
+    url: str
+    cached: bool = False
+
+
+# Base of a data tool's output model: `source` and `retrieved_at` (see `mcp_platform.backends.provenance`).
+# (No docstring: it would become every subclass's schema description.)
+class DataOutput(BaseModel):
+    source: Source
+    retrieved_at: str = Field(description=RETRIEVED_AT_SCHEMA["description"])
+
+
+# A `DataOutput` that carries the "not medical advice" notice (drug, supplement, herbal).
+class AdvisedOutput(DataOutput):
+    notice: Literal[NOT_MEDICAL_ADVICE]  # type: ignore[valid-type]
+
+
+class BackendInfo(BaseModel):
+    api: str
+    base_url: str = Field(description="The configured origin (set by the API's *_BASE_URL variable).")
+    base_url_env: str
+    rate_per_s: float = Field(description="Polite request rate of one instance.")
+    cache_ttl_s: int = Field(description="How long answers are reused.")
+    key_configured: bool | None = Field(default=None, description="Whether the optional API key is set.")
+
+
+class DataStatus(StatusOutput):
+    backends: list[BackendInfo]
+    cache_table: str | None = Field(default=None, description="DynamoDB table of cached answers; absent: memory only.")
