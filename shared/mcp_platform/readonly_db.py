@@ -128,7 +128,8 @@ class ReadOnlyDb:
 
     def all(self, sql: str, params: Any = ()) -> list[Any]:
         with self._lock:
-            return self._conn.execute(sql, params).fetchall()
+            rows: list[Any] = self._conn.execute(sql, params).fetchall()
+        return rows
 
     def one(self, sql: str, params: Any = ()) -> Any:
         with self._lock:

@@ -108,3 +108,9 @@ def test_status_names_both_backends(recorded_apis, validate_output) -> None:
     out = validate_output("plant_status", call("plant_status"))
     assert [b["api"] for b in out["backends"]] == ["GBIF", "Kew POWO"]
     assert out["backends"][0]["base_url"] == recorded_apis.base_url("gbif")
+
+
+def test_a_429_with_retry_after_is_waited_out_within_the_deadline(recorded_apis, validate_output) -> None:
+    recorded_apis.queue("gbif", Canned(429, {"Retry-After": "0"}, b""))
+    out = validate_output("plant_search", call("plant_search", name="Helianthus annuus"))
+    assert out["results"][0]["usage_key"] == 9206251 and recorded_apis.hits["gbif"] == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mcp_platform.backends import describe, provenance, shared_cache_table
+from mcp_platform.contracts._data import BackendInfo
 from mcp_platform.contracts.plant import (
     PlantDistributionOutput,
     PlantGetOutput,
@@ -95,4 +96,5 @@ def _from_powo(taxon: dict[str, object], name: str, ctx: CallContext) -> PlantDi
 
 
 def plant_status(_args: StatusInput, _ctx: CallContext) -> PlantStatus:
-    return PlantStatus(backends=[describe("gbif"), describe("powo")], cache_table=shared_cache_table())
+    backends = [BackendInfo.model_validate(describe(name)) for name in ("gbif", "powo")]
+    return PlantStatus(backends=backends, cache_table=shared_cache_table())

@@ -14,6 +14,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from mcp_platform.contracts._common import StatusOutput
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.schema import output_schema
 
 NOT_MEDICAL_ADVICE = (
     "Reference information from public databases, not medical advice: ask a doctor or pharmacist "
@@ -88,3 +90,20 @@ class BackendInfo(BaseModel):
 class DataStatus(StatusOutput):
     backends: list[BackendInfo]
     cache_table: str | None = Field(default=None, description="DynamoDB table of cached answers; absent: memory only.")
+
+
+def data_tool(
+    service: str, name: str, title: str, description: str, model: type[ToolInput], out: type[BaseModel], price: int = 1
+) -> ToolSpec:
+    """A billed lookup tool of a data service: its pydantic output model published as the output schema,
+    open-world annotations (it reads a public API)."""
+    return ToolSpec(
+        name=name,
+        service=service,
+        title=title,
+        description=description,
+        input_model=model,
+        output_schema=output_schema(out),
+        annotations=Annotations(open_world=True),
+        price=price,
+    )

@@ -15,12 +15,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from mcp_platform.contracts._common import status_tool
-from mcp_platform.contracts._data import DataOutput, DataStatus
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.contracts._data import DataOutput, DataStatus, data_tool
+from mcp_platform.registry import ToolInput, ToolSpec
 from mcp_platform.schema import output_schema
 
 SERVICE = "plant"
-_LOOKUP = Annotations(open_world=True)
 
 # ---------------------------------------------------------------- inputs
 
@@ -111,16 +110,7 @@ class PlantStatus(DataStatus):
 
 
 def _tool(name: str, title: str, description: str, model: type[ToolInput], out: type[BaseModel]) -> ToolSpec:
-    return ToolSpec(
-        name=name,
-        service=SERVICE,
-        title=title,
-        description=description,
-        input_model=model,
-        output_schema=output_schema(out),
-        annotations=_LOOKUP,
-        price=1,
-    )
+    return data_tool(SERVICE, name, title, description, model, out)
 
 
 TOOLS = [

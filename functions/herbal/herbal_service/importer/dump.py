@@ -90,7 +90,7 @@ def locate(sources: list[Path]) -> dict[str, TableFile]:
             for path in sorted(source.rglob("*")):
                 if path.is_file() and (name := _table_name(path.name)):
                     where = f"{source.name}/{path.relative_to(source).as_posix()}"
-                    found[name] = TableFile(name, where, partial(path.open, "rb"))
+                    found[name] = TableFile(name, where, partial(_open_file, path))
         elif zipfile.is_zipfile(source):
             with zipfile.ZipFile(source) as archive:
                 members = sorted(archive.namelist())
@@ -100,6 +100,10 @@ def locate(sources: list[Path]) -> dict[str, TableFile]:
         else:
             raise DumpError(f"{source}: neither a folder nor a zip file")
     return found
+
+
+def _open_file(path: Path) -> IO[bytes]:
+    return path.open("rb")
 
 
 @contextmanager
