@@ -84,6 +84,15 @@ def test_get_gives_names_family_parts_and_uses_by_country(ok) -> None:
     ]
     wild = ok("herbal_get", herb="wild oregano")
     assert wild["herb"]["herb_id"] == 2085 and [h["herb_id"] for h in wild["also_matched"]] == [2082]
+    oregano = ok("herbal_get", herb="Oregano")  # exact: the varieties that only contain the word are not "also"
+    assert oregano["herb"]["herb_id"] == 2085 and "also_matched" not in oregano
+    partial = ok("herbal_get", herb="Origanum vulg")  # no exact name: the next-best word matches
+    assert partial["herb"]["herb_id"] == 2085 and {h["herb_id"] for h in partial["also_matched"]} == {
+        2081,
+        2082,
+        2083,
+        2084,
+    }
     assert ok("herbal_get", herb="10000001")["herb"]["scientific_name"] == "Sutherlandia frutescens"
     assert "herbal_search" in error("herbal_get", "not_found", herb="Nonexistia imaginaria")
     assert "herb_id 77" in error("herbal_get", "not_found", herb="77")

@@ -48,13 +48,18 @@ def find(db: HerbalDb, text: str, limit: int) -> list[Any]:
 
 
 def resolve(db: HerbalDb, text: str) -> tuple[Any, list[Any]]:
-    """The herb `text` names (a herb_id, or the best name match) and up to five others it also fits."""
+    """The herb `text` names (a herb_id, or the best name match) and up to five others it also fits.
+
+    With an exact name match the others are herbs of the same name (common names are shared);
+    without one, the next-best word matches.
+    """
     if text.isdigit():
         row = db.one("SELECT * FROM herb WHERE herb_id = ?", (int(text),))
         if row is None:
             raise ToolError(f"no herb with herb_id {text}; herbal_search finds ids by name", ErrorCode.NOT_FOUND)
         return row, []
-    rows = find(db, text, 6)
+    exact = db.all(_EXACT, (fold(text), 6))
+    rows = exact or find(db, text, 6)  # another herb of the very same name is worth saying; a near one is not
     if not rows:
         raise ToolError(
             f"no herb named {text!r} in Dr. Duke's database; try herbal_search with part of the name",
