@@ -21,7 +21,8 @@ WHERE k.key = ? GROUP BY h.herb_id ORDER BY kind, length(h.scientific_name), h.h
 """
 _WORDS = """
 SELECT h.* FROM herb_fts JOIN herb h ON h.herb_id = herb_fts.rowid
-WHERE herb_fts MATCH ? ORDER BY bm25(herb_fts, 2.0, 1.0), length(h.scientific_name), h.herb_id LIMIT ?
+WHERE herb_fts MATCH ?1 ORDER BY CASE WHEN ?2 THEN length(h.scientific_name) END, bm25(herb_fts, 2.0, 1.0), h.herb_id
+LIMIT ?3
 """
 
 
@@ -41,9 +42,15 @@ def summary(row: Any) -> dict[str, Any]:
 def find(db: HerbalDb, text: str, limit: int) -> list[Any]:
     """Exact name matches (scientific, then genus + species, then common), then word-prefix matches."""
     rows = list(db.all(_EXACT, (fold(text), limit))) if not text.isdigit() else []
-    if len(rows) < limit and (query := fts_query(text)):
+    query = fts_query(text)
+    # Words of the scientific name first, shortest name first (the species before its varieties);
+    # then words anywhere, by relevance (bm25 counts the whole row, common names included).
+    for match, by_length in ((f"scientific : ({query})", True), (query, False)):
+        if query is None or len(rows) >= limit:
+            break
         seen = {r["herb_id"] for r in rows}
-        rows += [r for r in db.all(_WORDS, (query, limit + len(seen))) if r["herb_id"] not in seen][: limit - len(rows)]
+        more = db.all(_WORDS, (match, by_length, limit + len(seen)))
+        rows += [r for r in more if r["herb_id"] not in seen][: limit - len(rows)]
     return rows
 
 
