@@ -99,8 +99,11 @@ def drug_label(arguments: DrugLabelInput, ctx: CallContext) -> DrugLabelOutput:
         deadline=ctx.deadline,
         media_type="application/xml",
     )
+    wanted, limit = arguments.sections, arguments.max_chars
     try:
-        document = parsing.spl_document(spl.body, arguments.sections, LABEL_SECTIONS, arguments.max_chars)
+        document = spl.decoded(
+            f"spl:{','.join(wanted)}:{limit}", lambda body: parsing.spl_document(body, wanted, LABEL_SECTIONS, limit)
+        )
     except parsing.ET.ParseError:
         raise upstream.bad_answer(DAILYMED, "not SPL XML") from None
     return _label_output("DailyMed", document["info"], document["sections"], document["missing"], spl)

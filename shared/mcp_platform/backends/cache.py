@@ -16,7 +16,7 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -41,6 +41,9 @@ class CachedAnswer:
     body: bytes
     retrieved_at: str
     expires_at: float
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Decoded forms of `body` (the parsed JSON), shared by every response built from this answer, so a
+    memory hit does not parse the body again."""
 
 
 def cache_key(backend: str, method: str, path: str, params: Mapping[str, Any], accept: str) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import email.utils
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from functools import cache, cached_property
+from functools import cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -53,14 +53,27 @@ class BackendResponse:
     retrieved_at: str
     """When the backend sent it (ISO-8601 UTC): for a cache hit, the original fetch time."""
     from_cache: bool = False
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Decoded forms of `body`, shared with the cached answer (callers must not mutate `data`)."""
 
-    @cached_property
+    @property
     def data(self) -> Any:
-        """The body as JSON; an unreadable body is `upstream_unavailable` naming the backend."""
-        try:
-            return json.loads(self.body)
-        except ValueError:
-            raise upstream.bad_answer(self.backend.label, f"HTTP {self.status}, not JSON") from None
+        """The body as JSON (parsed once per cached answer); unreadable → `upstream_unavailable` naming the backend."""
+        if "json" not in self.memo:
+            try:
+                self.memo["json"] = json.loads(self.body)
+            except ValueError:
+                raise upstream.bad_answer(self.backend.label, f"HTTP {self.status}, not JSON") from None
+        return self.memo["json"]
+
+    def decoded[T](self, key: str, decode: Callable[[bytes], T]) -> T:
+        """`decode(body)`, computed once per cached answer under `key` (e.g. a parsed XML document).
+
+        The key must name everything `decode` depends on besides the body; callers must not mutate the result.
+        """
+        if key not in self.memo:
+            self.memo[key] = decode(self.body)
+        return self.memo[key]  # type: ignore[no-any-return]
 
     @property
     def text(self) -> str:
@@ -119,7 +132,8 @@ class BackendClient:
         ttl = self.backend.cache_ttl_s if ttl_s is None else ttl_s
         key = cache_key(self.backend.name, "GET", path, params, media_type)
         if ttl > 0 and (hit := self.cache.get(key)) is not None:
-            return self._response(path, params, hit.status, hit.content_type, hit.body, hit.retrieved_at, True)
+            response = self._response(path, params, hit.status, hit.content_type, hit.body, hit.retrieved_at, True)
+            return replace(response, memo=hit.memo)
         answer = self._send("GET", path, params, None, _Ask(what, accept, deadline, media_type, hint))
         if ttl > 0:
             self.cache.put(key, self.backend.name, _cached(answer, ttl))
@@ -241,6 +255,7 @@ def _cached(answer: BackendResponse, ttl_s: int) -> CachedAnswer:
         body=answer.body,
         retrieved_at=answer.retrieved_at,
         expires_at=time.time() + ttl_s,
+        memo=answer.memo,
     )
 
 
