@@ -45,6 +45,14 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 
+@pytest.fixture(scope="session", autouse=True)
+def herbal_test_db() -> Path:
+    """The herbal database HERBAL_DB_PATH names, (re)built from tests/fixtures/herbal when stale (~0.1 s)."""
+    from tests.herbal_support import ensure_test_db
+
+    return ensure_test_db()
+
+
 @pytest.fixture(scope="session")
 def registry() -> Registry:
     return load_registry()

@@ -1,4 +1,5 @@
-"""herbal through the official mcp client against the local default (the test extract's database)."""
+"""herbal through the official mcp client against the local default (HERBAL_DB_PATH: the test extract's
+database, which tests/conftest.py builds before the server starts)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,12 @@ import pytest
 from mcp import Client
 
 from tests.e2e.tool_calls import Tools
-from tests.herbal_support import ensure_test_db
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.anyio
 async def test_herbal_tools_through_the_router(local_server: Any) -> None:
-    ensure_test_db()  # the server opens HERBAL_DB_PATH (conftest) on the first herbal call
     async with Client(local_server.url_with_key) as client:
         tools = await Tools.listed(client)
         assert sorted(t for t in tools.output_schemas if t.startswith("herbal_")) == [
