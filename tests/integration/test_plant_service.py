@@ -114,3 +114,16 @@ def test_a_429_with_retry_after_is_waited_out_within_the_deadline(recorded_apis,
     recorded_apis.queue("gbif", Canned(429, {"Retry-After": "0"}, b""))
     out = validate_output("plant_search", call("plant_search", name="Helianthus annuus"))
     assert out["results"][0]["usage_key"] == 9206251 and recorded_apis.hits["gbif"] == 2
+
+
+def test_a_synonym_key_gives_the_distribution_of_its_accepted_taxon(recorded_apis, validate_output) -> None:
+    out = validate_output("plant_distribution", call("plant_distribution", key=8933000))
+    assert (out["key"], out["scientific_name"], out["distribution_source"]) == (
+        8933000,
+        "Passer domesticus (Linnaeus, 1758)",
+        "gbif",
+    )
+    assert out["note"].startswith(
+        "Fringilla domestica Linnaeus, 1758 is a synonym of Passer domesticus (Linnaeus, 1758)"
+    )
+    assert out["introduced"] and out["source"]["url"] == "https://www.gbif.org/species/5231190"

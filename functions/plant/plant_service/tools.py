@@ -49,18 +49,23 @@ def plant_get(args: PlantKeyInput, ctx: CallContext) -> PlantGetOutput:
 def plant_distribution(args: PlantKeyInput, ctx: CallContext) -> PlantDistributionOutput:
     answer = gbif.usage(args.key, ctx.deadline)
     taxon = gbif.parse_usage(answer.data)
+    prefix = ""
+    if taxon["accepted_key"] and taxon["accepted_key"] != args.key:  # a synonym: where its accepted taxon grows
+        prefix = f"{taxon['scientific_name']} is a synonym of {taxon['accepted']}; distribution of the accepted taxon. "
+        answer = gbif.usage(taxon["accepted_key"], ctx.deadline)
+        taxon = gbif.parse_usage(answer.data)
+    key = taxon["key"]
     name = taxon["canonical_name"] or taxon["scientific_name"]
     found = _from_powo(taxon, name, ctx)
     if isinstance(found, PlantDistributionOutput):
-        return found
-    native, introduced, other = gbif.parse_distributions(
-        gbif.sub_resource(args.key, "distributions", ctx.deadline).data
-    )
+        return found.model_copy(update={"key": args.key, "note": prefix + found.note})
+    native, introduced, other = gbif.parse_distributions(gbif.sub_resource(key, "distributions", ctx.deadline).data)
     return PlantDistributionOutput(
         key=args.key, scientific_name=taxon["scientific_name"], distribution_source="gbif",
         native=native, introduced=introduced, other=other,
-        note=f"{found} GBIF checklist distributions instead (first {gbif.PAGE} records; sources differ in detail).",
-        **provenance(answer, record_url=gbif.record_url(args.key)),
+        note=f"{prefix}{found} GBIF checklist distributions instead (first {gbif.PAGE} records; sources differ in"
+             " detail).",
+        **provenance(answer, record_url=gbif.record_url(key)),
     )  # fmt: skip
 
 
