@@ -93,17 +93,26 @@ class DataStatus(StatusOutput):
 
 
 def data_tool(
-    service: str, name: str, title: str, description: str, model: type[ToolInput], out: type[BaseModel], price: int = 1
+    service: str,
+    name: str,
+    title: str,
+    description: str,
+    input_model: type[ToolInput],
+    output_model: type[BaseModel],
+    *,
+    advised: bool = False,
+    price: int = 1,
 ) -> ToolSpec:
-    """A billed lookup tool of a data service: its pydantic output model published as the output schema,
-    open-world annotations (it reads a public API)."""
+    """A read-only, open-world data tool at `price` credits; `advised` adds "Not medical advice." to the
+    description (the output model should then derive from `AdvisedOutput`)."""
+    notice = " Not medical advice." if advised else ""
     return ToolSpec(
         name=name,
         service=service,
         title=title,
-        description=description,
-        input_model=model,
-        output_schema=output_schema(out),
+        description=f"{description}{notice} {price} credit{'s' if price != 1 else ''}.",
+        input_model=input_model,
+        output_schema=output_schema(output_model),
         annotations=Annotations(open_world=True),
         price=price,
     )

@@ -13,12 +13,11 @@ from typing import Literal, Self
 from pydantic import BaseModel, Field, model_validator
 
 from mcp_platform.contracts._common import status_tool
-from mcp_platform.contracts._data import DataOutput, DataStatus
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.contracts._data import DataOutput, DataStatus, data_tool
+from mcp_platform.registry import ToolInput
 from mcp_platform.schema import output_schema
 
 SERVICE = "compound"
-_LOOKUP = Annotations(open_world=True)
 
 # ---------------------------------------------------------------- inputs
 
@@ -136,39 +135,33 @@ class CompoundStatus(DataStatus):
 
 
 TOOLS = [
-    ToolSpec(
-        name="compound_search",
-        service=SERVICE,
-        title="Find compounds in PubChem",
-        description="Finds PubChem compound ids (CIDs) with their titles by name or synonym (also CAS "
-        "numbers), SMILES, InChIKey or molecular formula. No match is an empty list. 1 credit.",
-        input_model=CompoundSearchInput,
-        output_schema=output_schema(CompoundSearchOutput),
-        annotations=_LOOKUP,
-        price=1,
+    data_tool(
+        SERVICE,
+        "compound_search",
+        "Find compounds in PubChem",
+        "Finds PubChem compound ids (CIDs) with their titles by name or synonym (also CAS numbers), SMILES, "
+        "InChIKey or molecular formula. No match is an empty list.",
+        CompoundSearchInput,
+        CompoundSearchOutput,
     ),
-    ToolSpec(
-        name="compound_properties",
-        service=SERVICE,
-        title="Compound properties",
-        description="Computed properties of a PubChem compound by CID or name: formula, molecular weight, "
-        "SMILES, InChI/InChIKey, IUPAC name, XLogP, TPSA, H-bond donors and acceptors. 1 credit.",
-        input_model=CompoundRefInput,
-        output_schema=output_schema(CompoundProperties),
-        annotations=_LOOKUP,
-        price=1,
+    data_tool(
+        SERVICE,
+        "compound_properties",
+        "Compound properties",
+        "Computed properties of a PubChem compound by CID or name: formula, molecular weight, SMILES, "
+        "InChI/InChIKey, IUPAC name, XLogP, TPSA, H-bond donors and acceptors.",
+        CompoundRefInput,
+        CompoundProperties,
     ),
-    ToolSpec(
-        name="compound_safety",
-        service=SERVICE,
-        title="Compound GHS safety",
-        description="GHS hazard classification of a compound from PubChem, per source: pictograms (codes "
-        "and names), signal word, hazard statements with their share of notifications, precautionary "
-        "codes. A compound without GHS data answers status 'no_ghs_data'. 1 credit.",
-        input_model=CompoundRefInput,
-        output_schema=output_schema(CompoundSafety),
-        annotations=_LOOKUP,
-        price=1,
+    data_tool(
+        SERVICE,
+        "compound_safety",
+        "Compound GHS safety",
+        "GHS hazard classification of a compound from PubChem, per source: pictograms (codes and names), "
+        "signal word, hazard statements with their share of notifications, precautionary codes. A compound "
+        "without GHS data answers status 'no_ghs_data'.",
+        CompoundRefInput,
+        CompoundSafety,
     ),
     status_tool(
         SERVICE,

@@ -14,12 +14,11 @@ from typing import Literal, Self
 from pydantic import BaseModel, Field, field_validator, model_validator
 
 from mcp_platform.contracts._common import status_tool
-from mcp_platform.contracts._data import AdvisedOutput, DataStatus
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.contracts._data import AdvisedOutput, DataStatus, data_tool
+from mcp_platform.registry import ToolInput
 from mcp_platform.schema import output_schema
 
 SERVICE = "drug"
-_LOOKUP = Annotations(open_world=True)
 _NAME = Field(min_length=2, max_length=200, description="Drug name, brand or generic, e.g. 'lipitor', 'atorvastatin'.")
 _RXCUI = r"^\d{1,10}$"
 
@@ -253,65 +252,64 @@ class DrugStatus(DataStatus):
     pass
 
 
-def _tool(name: str, title: str, description: str, model: type[ToolInput], out: type[BaseModel]) -> ToolSpec:
-    return ToolSpec(
-        name=name,
-        service=SERVICE,
-        title=title,
-        description=description + " Not medical advice. 1 credit.",
-        input_model=model,
-        output_schema=output_schema(out),
-        annotations=_LOOKUP,
-        price=1,
-    )
-
-
 TOOLS = [
-    _tool(
+    data_tool(
+        SERVICE,
         "drug_search",
         "Find drugs in RxNorm",
         "RxNorm concepts (RxCUIs) for a drug name by RxNav's approximate match, deduplicated, with names "
         "and term types.",
         DrugSearchInput,
         DrugSearchOutput,
+        advised=True,
     ),
-    _tool(
+    data_tool(
+        SERVICE,
         "drug_get",
         "Drug concept",
         "An RxNorm concept by RxCUI: its ingredients, brand names, dose forms and related concepts (RxNav).",
         DrugGetInput,
         DrugGetOutput,
+        advised=True,
     ),
-    _tool(
+    data_tool(
+        SERVICE,
         "drug_label",
         "Drug label sections",
         "Sections of a drug's official label (openFDA; DailyMed SPL by set id when openFDA lacks it) for "
         "a name, RxCUI or SPL set id, with the DailyMed link.",
         DrugLabelInput,
         DrugLabelOutput,
+        advised=True,
     ),
-    _tool(
+    data_tool(
+        SERVICE,
         "drug_adverse_events",
         "Reported adverse reactions",
         "The reactions most often reported to FDA's FAERS for a drug, with counts (openFDA). Reports do "
         "not prove causation.",
         DrugEventsInput,
         DrugEventsOutput,
+        advised=True,
     ),
-    _tool(
+    data_tool(
+        SERVICE,
         "drug_recalls",
         "Drug recalls",
         "FDA enforcement reports (recalls) for a drug, newest first: classification, status, reason, firm.",
         DrugRecallsInput,
         DrugRecallsOutput,
+        advised=True,
     ),
-    _tool(
+    data_tool(
+        SERVICE,
         "drug_ndc",
         "NDC lookup",
         "A National Drug Code: product, packaging, labeler, marketing and RxNorm status (RxNav NDC status "
         "and properties, openFDA NDC directory).",
         DrugNdcInput,
         DrugNdcOutput,
+        advised=True,
     ),
     status_tool(
         SERVICE,

@@ -197,6 +197,7 @@ STATUS_OUT = status_output_schema(
 
 
 def _tool(name: str, title: str, description: str, model: type[ToolInput], out: dict[str, Any]) -> ToolSpec:
+    description = f"{description} Not medical advice. 1 credit."
     return ToolSpec(name=name, service="herbal", title=title, description=description, input_model=model,
                     output_schema=out, price=1)  # fmt: skip
 
@@ -205,52 +206,51 @@ TOOLS = [
     status_tool(
         "herbal",
         title="Herbal status",
-        description="Which Dr. Duke's tables the herbal database was built "
-        "from, with row counts, and which are missing (the tools needing them answer missing_table). Free.",
+        description="The dump tables the herbal database was built from (Dr Duke's databases), with row counts, and "
+        "those missing (the tools needing them answer missing_table). Free.",
         output_schema=STATUS_OUT,
     ),
     _tool(
         "herbal_search",
         "Search herbs",
-        "Herbs (plant taxa) by scientific or common name, best match first; "
-        "words match as prefixes (ging finds Ginkgo and Ginger). Start here to get a herb_id.",
+        "Herbs (plant taxa) by scientific or common name, best match first; words match as prefixes (ging finds "
+        "Ginkgo and Ginger). Start here to get a herb_id.",
         SearchInput,
         SEARCH_OUT,
     ),
     _tool(
         "herbal_get",
         "Get a herb",
-        "One herb: names, family, plant parts with recorded constituents, and "
-        "ethnobotanical (traditional) uses with the countries reporting them. Not medical advice.",
+        "One herb: names, family, plant parts with recorded constituents, and ethnobotanical (traditional) uses "
+        "with the countries reporting them.",
         HerbInput,
         GET_OUT,
     ),
     _tool(
         "herbal_constituents",
         "Herb constituents",
-        "Chemicals recorded in a herb, each with the plant part "
-        "and the amount range (ppm unless unit says otherwise), optionally for one part. Not medical advice.",
+        "Chemicals recorded in a herb, each with the plant part and the amount range (ppm unless unit says "
+        "otherwise), optionally for one part.",
         ConstituentsInput,
         CONSTITUENTS_OUT,
     ),
     _tool(
         "herbal_by_activity",
         "Herbs by activity",
-        "Herbs whose constituents have a biological activity "
-        "(e.g. Anticoagulant, Sedative), ranked by how many of their constituents have it. Not medical advice.",
+        "Herbs whose constituents have a biological activity, such as Anticoagulant or Sedative, ranked by how "
+        "many of their constituents have it.",
         ActivityInput,
         BY_ACTIVITY_OUT,
     ),
     _tool(
         "herbal_interactions",
         "Herb interaction cautions",
-        "Cautions for combining a herb with medicines, "
-        "derived from the reported activities of its constituents that matter for drug interactions: bleeding "
-        "(anticoagulant, antiplatelet), clotting, MAO inhibition, serotonergic, cytochrome P450 inhibition and "
-        "induction, blood sugar, blood pressure (both ways), sedation, heart rhythm and glycosides, potassium "
-        "and fluid loss, hormonal, immune, cholinergic, liver and kidney toxicity. Each finding names the "
-        "chemical, the activity and Dr. Duke's reference. An empty list is not proof of safety; not medical "
-        "advice.",
+        "Cautions for combining a herb with medicines, derived from the reported activities of its constituents "
+        "that matter for drug interactions: bleeding (anticoagulant, antiplatelet), clotting, MAO inhibition, "
+        "serotonergic, cytochrome P450 inhibition and induction, blood sugar, blood pressure (both ways), "
+        "sedation, heart rhythm and glycosides, potassium and fluid loss, hormonal, immune, cholinergic, liver "
+        "and kidney toxicity. Each finding names the chemical, the activity and Dr Duke's reference; an empty "
+        "list is not proof of safety.",
         HerbInput,
         INTERACTIONS_OUT,
     ),

@@ -125,7 +125,7 @@ TOOLS = [
         "Match a plant name (GBIF)",
         "Matches a scientific name against the GBIF backbone taxonomy: usage key, rank, taxonomic status, "
         "confidence and match type (EXACT, FUZZY, HIGHERRANK), best first with alternatives. No match is an "
-        "empty list. 1 credit.",
+        "empty list.",
         PlantSearchInput,
         PlantSearchOutput,
     ),
@@ -133,7 +133,7 @@ TOOLS = [
         "plant_get",
         "Get a plant taxon (GBIF)",
         "One GBIF backbone taxon by usage key: names, rank, status, classification, synonyms and vernacular "
-        "names grouped by language. 1 credit.",
+        "names grouped by language.",
         PlantKeyInput,
         PlantGetOutput,
     ),
@@ -142,7 +142,7 @@ TOOLS = [
         "Where a plant grows",
         "Native and introduced regions of a GBIF taxon: from Kew's Plants of the World Online (TDWG regions) "
         "when the name links to a POWO/IPNI record, else from GBIF checklist distributions; "
-        "distribution_source says which. 1 credit.",
+        "distribution_source says which.",
         PlantKeyInput,
         PlantDistributionOutput,
     ),

@@ -13,12 +13,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from mcp_platform.contracts._common import status_tool
-from mcp_platform.contracts._data import AdvisedOutput, DataStatus
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.contracts._data import AdvisedOutput, DataStatus, data_tool
+from mcp_platform.registry import ToolInput
 from mcp_platform.schema import output_schema
 
 SERVICE = "supplement"
-_LOOKUP = Annotations(open_world=True)
 
 # ---------------------------------------------------------------- inputs
 
@@ -136,43 +135,36 @@ class SupplementStatus(DataStatus):
     pass
 
 
-def _tool(name: str, title: str, description: str, model: type[ToolInput], out: type[BaseModel]) -> ToolSpec:
-    return ToolSpec(
-        name=name,
-        service=SERVICE,
-        title=title,
-        description=description + " Not medical advice. 1 credit.",
-        input_model=model,
-        output_schema=output_schema(out),
-        annotations=_LOOKUP,
-        price=1,
-    )
-
-
 TOOLS = [
-    _tool(
+    data_tool(
+        SERVICE,
         "supplement_search",
         "Find supplement labels",
         "Dietary supplement labels in the NIH DSLD matching product, brand or ingredient words: id, "
         "product, brand, form, on/off market.",
         SupplementSearchInput,
         SupplementSearchOutput,
+        advised=True,
     ),
-    _tool(
+    data_tool(
+        SERVICE,
         "supplement_label",
         "Supplement label",
         "A DSLD label by id: product, serving size, ingredients with amounts, units and %Daily Values "
         "(blends nested), other ingredients, label statements.",
         SupplementLabelInput,
         SupplementLabelOutput,
+        advised=True,
     ),
-    _tool(
+    data_tool(
+        SERVICE,
         "supplement_ingredient",
         "Ingredient fact sheet",
         "The NIH ODS fact sheet of a nutrient or supplement ingredient: summary, and the RDA and UL "
         "tables where the sheet gives them.",
         SupplementIngredientInput,
         SupplementIngredientOutput,
+        advised=True,
     ),
     status_tool(
         SERVICE,
