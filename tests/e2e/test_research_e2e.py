@@ -33,7 +33,7 @@ def test_research_tools_end_to_end(local_server: Any) -> None:
         async with _session(local_server) as client:
             names: set[str] = set()
             cursor = None
-            while True:  # every page: the catalogue outgrew one
+            while True:  # tools/list is paged: more services push research onto a later page
                 page = await client.list_tools(cursor=cursor)
                 names |= {tool.name for tool in page.tools}
                 if (cursor := page.next_cursor) is None:

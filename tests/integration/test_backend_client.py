@@ -275,3 +275,10 @@ def test_the_openfda_key_travels_as_a_parameter_but_never_into_source(aws, monke
         answer = client.get("/drug/event.json", {"search": 'x:"y"'})
     assert route.calls.last.request.url.params["api_key"] == "fda-secret"
     assert "fda-secret" not in answer.url and "api_key" not in answer.url
+
+
+def test_retry_after_dates_without_a_zone_are_utc() -> None:
+    from mcp_platform.backends.client import _retry_after
+
+    assert _retry_after("Wed, 21 Oct 2015 07:28:00 -0000", 1) == 0.0  # in the past: retry at once
+    assert _retry_after("garbage", 2) == 1.0  # unreadable: backoff

@@ -159,3 +159,15 @@ def test_status(recorded_apis, validate_output) -> None:
     out = validate_output("drug_status", call("drug_status"))
     assert [b["api"] for b in out["backends"]] == ["RxNav", "openFDA", "DailyMed"]
     assert out["backends"][1]["key_configured"] is False and out["backends"][1]["cache_ttl_s"] == 86400
+
+
+def test_the_polite_rate_spaces_a_tools_requests(recorded_apis) -> None:
+    import time
+
+    from mcp_platform.backends import PoliteLimiter, backend_client
+
+    backend_client("rxnav").limiter = PoliteLimiter(4, burst=1)  # 4/s: 3 requests need >= 0.5 s
+    started = time.monotonic()
+    out = call("drug_search", name="zocor 10 mg")
+    assert out["count"] == 2 and recorded_apis.hits["rxnav"] == 3
+    assert time.monotonic() - started >= 0.45

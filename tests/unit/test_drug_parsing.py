@@ -224,3 +224,10 @@ def test_every_real_recording_copied_is_tested() -> None:
         *SPL,
     }
     assert real == tested
+
+
+def test_single_elements_not_wrapped_in_lists_are_read_too() -> None:
+    data = {"allRelatedGroup": {"conceptGroup": {"tty": "IN", "conceptProperties": {"rxcui": "1", "name": "a"}}}}
+    assert parsing.related_by_tty(data) == {"IN": [{"rxcui": "1", "name": "a", "tty": "IN"}]}
+    single = {"approximateGroup": {"candidate": {"rxcui": "9", "rank": "1", "score": "5"}}}
+    assert [c["rxcui"] for c in parsing.approximate_candidates(single)] == ["9"]

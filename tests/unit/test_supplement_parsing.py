@@ -118,3 +118,22 @@ def test_no_fact_sheet(body: bytes) -> None:
 )
 def test_resource_names(name: str, resource: str) -> None:
     assert parsing.resource_name(name) == resource
+
+
+def test_sparse_label_fields_do_not_break_the_parser() -> None:
+    label = parsing.label(
+        {
+            "id": 7,
+            "fullName": "Sparse",
+            "offMarket": "1",
+            "physicalState": None,
+            "servingSizes": [{"minQuantity": None, "maxQuantity": 2, "unit": "Tablet(s)"}, {"unit": "Scoop(s)"}],
+            "servingsPerContainer": None,
+            "netContents": [{"quantity": 60}],
+            "ingredientRows": [{"name": "Zinc", "quantity": {"quantity": 15, "unit": "mg", "operator": "="}}],
+            "otheringredients": None,
+        }
+    )
+    assert label["on_market"] is False and label["serving_sizes"] == ["2 Tablet(s)", "Scoop(s)"]
+    assert label["net_contents"] == [] and "form" not in label
+    assert label["ingredients"][0]["amounts"][0]["quantity"] == 15.0

@@ -42,8 +42,14 @@ def compound_search(arguments: CompoundSearchInput, ctx: CallContext) -> Compoun
         hits = [
             {"cid": cid, **{k: v for k, v in named.get(cid, {}).items() if k in ("title", "formula")}} for cid in cids
         ]
-    return CompoundSearchOutput(
-        query=arguments.query, by=arguments.by, count=len(hits), results=hits, **provenance(answer)
+    return CompoundSearchOutput.model_validate(
+        {
+            "query": arguments.query,
+            "by": arguments.by,
+            "count": len(hits),
+            "results": hits,
+            **provenance(answer),
+        }
     )
 
 
@@ -58,10 +64,8 @@ def compound_properties(arguments: CompoundRefInput, ctx: CallContext) -> Compou
     if not rows:
         raise upstream.not_found(what, LABEL)
     first, others = rows[0], [row["cid"] for row in rows[1:]]
-    return CompoundProperties(
-        **first,
-        **({"other_cids": others} if others else {}),
-        **provenance(answer, parsing.record_url(first["cid"])),
+    return CompoundProperties.model_validate(
+        {**first, **({"other_cids": others} if others else {}), **provenance(answer, parsing.record_url(first["cid"]))}
     )
 
 
@@ -77,14 +81,16 @@ def compound_safety(arguments: CompoundRefInput, ctx: CallContext) -> CompoundSa
     classifications = parsing.ghs_classifications(data)
     # PUG-View answers "No data found" both for a compound without GHS data and for no compound at all.
     title = parsing.record_title(data) if answer.status != _NOT_FOUND else _title(cid, ctx)
-    return CompoundSafety(
-        cid=cid,
-        title=title,
-        status=parsing.safety_status(classifications),
-        signal_word=parsing.strongest_signal(classifications),
-        pictograms=parsing.all_pictograms(classifications),
-        classifications=classifications,
-        **provenance(answer, parsing.record_url(cid)),
+    return CompoundSafety.model_validate(
+        {
+            "cid": cid,
+            "title": title,
+            "status": parsing.safety_status(classifications),
+            "signal_word": parsing.strongest_signal(classifications),
+            "pictograms": parsing.all_pictograms(classifications),
+            "classifications": classifications,
+            **provenance(answer, parsing.record_url(cid)),
+        }
     )
 
 
@@ -93,14 +99,15 @@ def compound_safety(arguments: CompoundRefInput, ctx: CallContext) -> CompoundSa
 
 def _identify(by: str, query: str, ctx: CallContext) -> BackendResponse:
     """The id search: fast formula search, name → cids, or the record of a SMILES / InChIKey."""
+    params: dict[str, str] = {}
     if by == "formula":
-        path, params = f"/rest/pug/compound/fastformula/{_segment(query)}/cids/JSON", {}
+        path = f"/rest/pug/compound/fastformula/{_segment(query)}/cids/JSON"
     elif by == "name":
-        path, params = f"/rest/pug/compound/name/{_segment(query)}/cids/JSON", {}
+        path = f"/rest/pug/compound/name/{_segment(query)}/cids/JSON"
     elif by == "smiles" and "/" in query:
         path, params = "/rest/pug/compound/smiles/JSON", {"smiles": query}  # '/' cannot travel in the path
     else:
-        path, params = f"/rest/pug/compound/{by}/{_segment(query)}/JSON", {}
+        path = f"/rest/pug/compound/{by}/{_segment(query)}/JSON"
     answer = _get(path, ctx, params=params, accept={_NOT_FOUND, _BAD_REQUEST})
     if answer.status == _BAD_REQUEST:
         detail = parsing.fault_message(answer.data) or "bad request"

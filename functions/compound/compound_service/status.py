@@ -13,4 +13,4 @@ if TYPE_CHECKING:
 
 
 def compound_status(_arguments: StatusInput, _ctx: CallContext) -> CompoundStatus:
-    return CompoundStatus(backends=[describe("pubchem")], cache_table=shared_cache_table())
+    return CompoundStatus.model_validate({"backends": [describe("pubchem")], "cache_table": shared_cache_table()})

@@ -27,11 +27,11 @@ def approximate_candidates(data: Any) -> list[dict[str, Any]]:
     """Candidates of `approximateGroup`, one per RxCUI (its best rank), best first."""
     group = (data or {}).get("approximateGroup") or {}
     best: dict[str, dict[str, Any]] = {}
-    for candidate in group.get("candidate") or []:
+    for candidate in _list(group.get("candidate")):
         rxcui = str(candidate.get("rxcui") or "")
         if not rxcui:
             continue
-        entry = {
+        entry: dict[str, Any] = {
             "rxcui": rxcui,
             "rank": _int(candidate.get("rank")),
             "score": _float(candidate.get("score")),
@@ -43,7 +43,7 @@ def approximate_candidates(data: Any) -> list[dict[str, Any]]:
     return sorted(best.values(), key=lambda c: (c["rank"] or 10**9, -(c["score"] or 0)))
 
 
-def concept_properties(data: Any) -> dict[str, str] | None:
+def concept_properties(data: Any) -> dict[str, Any] | None:
     """`{"properties": {rxcui, name, tty, ...}}` → {rxcui, name, tty}; None for the unknown-RxCUI `{}`."""
     props = (data or {}).get("properties") or {}
     if not props.get("rxcui") or not props.get("name"):
@@ -53,10 +53,10 @@ def concept_properties(data: Any) -> dict[str, str] | None:
 
 def related_by_tty(data: Any) -> dict[str, list[dict[str, str]]]:
     """`allRelatedGroup.conceptGroup[]` (or `drugGroup`) → {tty: [{rxcui, name, tty}]}; empty groups dropped."""
-    groups = ((data or {}).get("allRelatedGroup") or (data or {}).get("drugGroup") or {}).get("conceptGroup") or []
+    groups = _list(((data or {}).get("allRelatedGroup") or (data or {}).get("drugGroup") or {}).get("conceptGroup"))
     out: dict[str, list[dict[str, str]]] = {}
     for group in groups:
-        members = group.get("conceptProperties") or []
+        members = _list(group.get("conceptProperties"))
         if not members:
             continue  # {"tty": "BPCK"}: the group exists, no concept in it
         tty = str(group.get("tty") or "")
@@ -79,20 +79,20 @@ def ndc_status(data: Any) -> dict[str, Any] | None:
         if status.get(key):
             out[field] = str(status[key])
     out["history"] = [
-        {k: str(v) for k, v in item.items() if v not in (None, "")} for item in status.get("ndcHistory") or []
+        {k: str(v) for k, v in item.items() if v not in (None, "")} for item in _list(status.get("ndcHistory"))
     ]
     return out
 
 
 def ndc_properties(data: Any) -> dict[str, Any] | None:
     """The first `ndcPropertyList.ndcProperty` → packaging, labeler, marketing fields; None when absent."""
-    items = ((data or {}).get("ndcPropertyList") or {}).get("ndcProperty") or []
+    items = _list(((data or {}).get("ndcPropertyList") or {}).get("ndcProperty"))
     if not items:
         return None
     item = items[0]
     concepts = {
         c.get("propName"): c.get("propValue")
-        for c in (item.get("propertyConceptList") or {}).get("propertyConcept") or []
+        for c in _list((item.get("propertyConceptList") or {}).get("propertyConcept"))
     }
     out: dict[str, Any] = {
         "ndc10": item.get("ndc10"),
@@ -103,7 +103,7 @@ def ndc_properties(data: Any) -> dict[str, Any] | None:
         "marketing_category": concepts.get("MARKETING_CATEGORY"),
         "marketing_status": concepts.get("MARKETING_STATUS"),
         "product_type": concepts.get("LABEL_TYPE"),
-        "packaging": [{"description": str(p)} for p in (item.get("packagingList") or {}).get("packaging") or []],
+        "packaging": [{"description": str(p)} for p in _list((item.get("packagingList") or {}).get("packaging"))],
     }
     return {k: v for k, v in out.items() if v not in (None, "", [])}
 
@@ -289,6 +289,13 @@ def _date(value: Any) -> str | None:
     if re.fullmatch(r"\d{8}", text[:8]) and len(text) >= 8:
         return f"{text[:4]}-{text[4:6]}-{text[6:8]}"
     return text or None
+
+
+def _list(value: Any) -> list[Any]:
+    """RxNav lists; a converter that collapses one-element arrays gives the element itself."""
+    if value is None or value == "":
+        return []
+    return value if isinstance(value, list) else [value]
 
 
 def _first(values: Any) -> str | None:

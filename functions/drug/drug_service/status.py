@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 
 
 def drug_status(_arguments: StatusInput, _ctx: CallContext) -> DrugStatus:
-    return DrugStatus(
-        backends=[describe(name) for name in ("rxnav", "openfda", "dailymed")], cache_table=shared_cache_table()
+    return DrugStatus.model_validate(
+        {
+            "backends": [describe(name) for name in ("rxnav", "openfda", "dailymed")],
+            "cache_table": shared_cache_table(),
+        }
     )

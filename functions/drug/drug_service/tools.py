@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+from xml.etree.ElementTree import ParseError
 
 from drug_service import parsing
 from mcp_platform import upstream
@@ -45,8 +46,14 @@ def drug_search(arguments: DrugSearchInput, ctx: CallContext) -> DrugSearchOutpu
         if concept is None:  # a candidate RxNav itself no longer resolves
             continue
         results.append({**{k: v for k, v in candidate.items() if v is not None}, **concept})
-    return DrugSearchOutput(
-        name=arguments.name, count=len(results), results=results, notice=NOT_MEDICAL_ADVICE, **provenance(answer)
+    return DrugSearchOutput.model_validate(
+        {
+            "name": arguments.name,
+            "count": len(results),
+            "results": results,
+            "notice": NOT_MEDICAL_ADVICE,
+            **provenance(answer),
+        }
     )
 
 
@@ -64,16 +71,18 @@ def drug_get(arguments: DrugGetInput, ctx: CallContext) -> DrugGetOutput:
         return [c for tty in ttys for c in related.get(tty, [])]
 
     named = set(parsing.INGREDIENT_TTYS + parsing.BRAND_TTYS + parsing.DOSE_FORM_TTYS)
-    return DrugGetOutput(
-        rxcui=rxcui,
-        name=(own or {}).get("name"),
-        tty=(own or {}).get("tty"),
-        ingredients=pick(parsing.INGREDIENT_TTYS),
-        brand_names=pick(parsing.BRAND_TTYS),
-        dose_forms=pick(parsing.DOSE_FORM_TTYS),
-        related={tty: concepts for tty, concepts in related.items() if tty not in named},
-        notice=NOT_MEDICAL_ADVICE,
-        **provenance(answer, RXNAV_SITE + rxcui),
+    return DrugGetOutput.model_validate(
+        {
+            "rxcui": rxcui,
+            "name": (own or {}).get("name"),
+            "tty": (own or {}).get("tty"),
+            "ingredients": pick(parsing.INGREDIENT_TTYS),
+            "brand_names": pick(parsing.BRAND_TTYS),
+            "dose_forms": pick(parsing.DOSE_FORM_TTYS),
+            "related": {tty: concepts for tty, concepts in related.items() if tty not in named},
+            "notice": NOT_MEDICAL_ADVICE,
+            **provenance(answer, RXNAV_SITE + rxcui),
+        }
     )
 
 
@@ -104,7 +113,7 @@ def drug_label(arguments: DrugLabelInput, ctx: CallContext) -> DrugLabelOutput:
         document = spl.decoded(
             f"spl:{','.join(wanted)}:{limit}", lambda body: parsing.spl_document(body, wanted, LABEL_SECTIONS, limit)
         )
-    except parsing.ET.ParseError:
+    except ParseError:
         raise upstream.bad_answer(DAILYMED, "not SPL XML") from None
     return _label_output("DailyMed", document["info"], document["sections"], document["missing"], spl)
 
@@ -120,12 +129,14 @@ def drug_adverse_events(arguments: DrugEventsInput, ctx: CallContext) -> DrugEve
         {"search": search, "count": "patient.reaction.reactionmeddrapt.exact", "limit": arguments.top},
     )
     rows = [] if parsing.fda_is_no_match(answer.status, answer.data) else parsing.reactions(answer.data)
-    return DrugEventsOutput(
-        name=arguments.name,
-        reactions=rows[: arguments.top],
-        caveat=FAERS_CAVEAT,
-        notice=NOT_MEDICAL_ADVICE,
-        **provenance(answer),
+    return DrugEventsOutput.model_validate(
+        {
+            "name": arguments.name,
+            "reactions": rows[: arguments.top],
+            "caveat": FAERS_CAVEAT,
+            "notice": NOT_MEDICAL_ADVICE,
+            **provenance(answer),
+        }
     )
 
 
@@ -135,19 +146,21 @@ def drug_recalls(arguments: DrugRecallsInput, ctx: CallContext) -> DrugRecallsOu
         ctx, "/drug/enforcement.json", {"search": search, "sort": "report_date:desc", "limit": arguments.limit}
     )
     empty = parsing.fda_is_no_match(answer.status, answer.data)
-    return DrugRecallsOutput(
-        name=arguments.name,
-        total=0 if empty else parsing.fda_total(answer.data),
-        recalls=[] if empty else parsing.recalls(answer.data),
-        notice=NOT_MEDICAL_ADVICE,
-        **provenance(answer),
+    return DrugRecallsOutput.model_validate(
+        {
+            "name": arguments.name,
+            "total": 0 if empty else parsing.fda_total(answer.data),
+            "recalls": [] if empty else parsing.recalls(answer.data),
+            "notice": NOT_MEDICAL_ADVICE,
+            **provenance(answer),
+        }
     )
 
 
 # ---------------------------------------------------------------- shared with ndc
 
 
-def concept_named(rxcui: str, ctx: CallContext) -> dict[str, str] | None:
+def concept_named(rxcui: str, ctx: CallContext) -> dict[str, Any] | None:
     """{rxcui, name, tty} of a concept from `properties.json`; None when RxNav does not know it."""
     answer = _rxnav(ctx, f"/REST/rxcui/{rxcui}/properties.json")
     return parsing.concept_properties(answer.data)
@@ -184,12 +197,14 @@ def _label_output(
 ) -> DrugLabelOutput:
     set_id = info.get("set_id")
     url = DAILYMED_SITE + set_id if set_id else None
-    return DrugLabelOutput(
-        label_source=label_source,  # type: ignore[arg-type]
-        label=info,  # type: ignore[arg-type]
-        sections=sections,  # type: ignore[arg-type]
-        missing_sections=missing,
-        dailymed_url=url,
-        notice=NOT_MEDICAL_ADVICE,
-        **provenance(answer, url),
+    return DrugLabelOutput.model_validate(
+        {
+            "label_source": label_source,
+            "label": info,
+            "sections": sections,
+            "missing_sections": missing,
+            "dailymed_url": url,
+            "notice": NOT_MEDICAL_ADVICE,
+            **provenance(answer, url),
+        }
     )

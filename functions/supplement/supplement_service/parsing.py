@@ -40,7 +40,7 @@ def search_hits(data: Any) -> tuple[list[dict[str, Any]], int | None]:
         if form := _described(source.get("physicalState")):
             item["form"] = form
         if source.get("offMarket") is not None:
-            item["on_market"] = not bool(int(source["offMarket"]))
+            item["on_market"] = not _flag(source["offMarket"])
         if source.get("entryDate"):
             item["entry_date"] = str(source["entryDate"])
         out.append(item)
@@ -57,7 +57,7 @@ def label(data: dict[str, Any]) -> dict[str, Any]:
         "product": str(data.get("fullName") or ""),
         "brand": data.get("brandName") or None,
         "upc": data.get("upcSku") or None,
-        "on_market": not bool(int(data.get("offMarket") or 0)),
+        "on_market": not _flag(data.get("offMarket")),
         "entry_date": data.get("entryDate") or None,
         "form": _described(data.get("physicalState")),
         "product_type": _described(data.get("productType")),
@@ -84,7 +84,8 @@ def _ingredient(row: dict[str, Any]) -> dict[str, Any]:
     for field, key in (("category", "category"), ("ingredient_group", "ingredientGroup"), ("notes", "notes")):
         if row.get(key):
             item[field] = str(row[key])
-    item["amounts"] = [_amount(q) for q in row.get("quantity") or []]
+    quantities = row.get("quantity") or []
+    item["amounts"] = [_amount(q) for q in (quantities if isinstance(quantities, list) else [quantities])]
     item["forms"] = [str(f.get("name")) for f in row.get("forms") or [] if f.get("name")]
     item["nested"] = [_ingredient(nested) for nested in row.get("nestedRows") or []]
     return item
@@ -120,9 +121,18 @@ def _daily_value(dv: dict[str, Any]) -> dict[str, Any]:
 
 
 def _serving(size: dict[str, Any]) -> str:
+    """`2 Softgel(s)`, `1-2 Tablet(s)`; a missing bound is left out."""
     low, high = size.get("minQuantity"), size.get("maxQuantity")
-    amount = _number(low) if low == high or high is None else f"{_number(low)}-{_number(high)}"
+    if low is None or high is None or low == high:
+        amount = _number(low if low is not None else high)
+    else:
+        amount = f"{_number(low)}-{_number(high)}"
     return f"{amount} {size.get('unit') or ''}".strip()
+
+
+def _flag(value: Any) -> bool:
+    """DSLD's 0/1 flags, also as strings or booleans."""
+    return str(value).strip().lower() in ("1", "true", "yes")
 
 
 def _described(value: Any) -> str | None:
@@ -132,7 +142,10 @@ def _described(value: Any) -> str | None:
 
 
 def _number(value: Any) -> str:
-    number = float(value)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return "" if value is None else str(value)
     return str(int(number)) if number.is_integer() else f"{number:g}"
 
 

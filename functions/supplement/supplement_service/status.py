@@ -13,4 +13,6 @@ if TYPE_CHECKING:
 
 
 def supplement_status(_arguments: StatusInput, _ctx: CallContext) -> SupplementStatus:
-    return SupplementStatus(backends=[describe("dsld"), describe("ods")], cache_table=shared_cache_table())
+    return SupplementStatus.model_validate(
+        {"backends": [describe("dsld"), describe("ods")], "cache_table": shared_cache_table()}
+    )

@@ -29,12 +29,14 @@ def supplement_search(arguments: SupplementSearchInput, ctx: CallContext) -> Sup
         "/dsld/v9/search-filter", {"q": arguments.query, "from": 0, "size": arguments.limit}, deadline=ctx.deadline
     )
     hits, total = parsing.search_hits(answer.data)
-    return SupplementSearchOutput(
-        query=arguments.query,
-        total=total,
-        results=hits[: arguments.limit],
-        notice=NOT_MEDICAL_ADVICE,
-        **provenance(answer),
+    return SupplementSearchOutput.model_validate(
+        {
+            "query": arguments.query,
+            "total": total,
+            "results": hits[: arguments.limit],
+            "notice": NOT_MEDICAL_ADVICE,
+            **provenance(answer),
+        }
     )
 
 
@@ -46,8 +48,12 @@ def supplement_label(arguments: SupplementLabelInput, ctx: CallContext) -> Suppl
     data = answer.data
     if not isinstance(data, dict) or "id" not in data:
         raise upstream.not_found(f"supplement label with id {label_id}", answer.backend.label)
-    return SupplementLabelOutput(
-        **parsing.label(data), notice=NOT_MEDICAL_ADVICE, **provenance(answer, parsing.LABEL_SITE + str(label_id))
+    return SupplementLabelOutput.model_validate(
+        {
+            **parsing.label(data),
+            "notice": NOT_MEDICAL_ADVICE,
+            **provenance(answer, parsing.LABEL_SITE + str(label_id)),
+        }
     )
 
 
@@ -66,11 +72,13 @@ def supplement_ingredient(arguments: SupplementIngredientInput, ctx: CallContext
         raise upstream.not_found(what, ODS)
     level = "HealthProfessional" if arguments.reading_level == "Health Professional" else "Consumer"
     url = sheet.get("url") or f"{ODS_SITE}{resource}-{level}/"
-    return SupplementIngredientOutput(
-        name=arguments.name,
-        resource=resource,
-        reading_level=arguments.reading_level,
-        notice=NOT_MEDICAL_ADVICE,
-        **{**sheet, "url": url},
-        **provenance(answer, url),
+    return SupplementIngredientOutput.model_validate(
+        {
+            "name": arguments.name,
+            "resource": resource,
+            "reading_level": arguments.reading_level,
+            "notice": NOT_MEDICAL_ADVICE,
+            **{**sheet, "url": url},
+            **provenance(answer, url),
+        }
     )

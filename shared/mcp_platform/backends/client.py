@@ -270,8 +270,9 @@ def _retry_after(value: str | None, attempt: int) -> float:
         except (TypeError, ValueError):
             moment = None
         if moment is not None:
+            moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # "-0000" dates parse naive
             return max(0.0, (moment - datetime.now(UTC)).total_seconds())
-    return 0.5 * 2 ** (attempt - 1)
+    return 0.5 * 2.0 ** (attempt - 1)
 
 
 def _now() -> str:
