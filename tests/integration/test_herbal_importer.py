@@ -124,3 +124,15 @@ def test_later_sources_win_and_other_files_are_ignored(tmp_path: Path) -> None:
     (extra / "NOTES.csv").write_text("A\n1\n", encoding="latin-1")
     found = locate([DUMP, extra])
     assert found["PARTS"].where == "extra/parts.CSV" and "NOTES" not in found
+
+
+def test_ethnobotany_rows_naming_no_plant_or_no_use_are_skipped(tmp_path: Path) -> None:
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "ETHNOBOT.csv").write_text(
+        "ACTIVITY,GENUS,SPECIES,COUNTRY\nCold,,,China\n,Zingiber,officinale,India\nCough,Zingiber,officinale,Peru\n",
+        encoding="latin-1",
+    )
+    db = build_db(tmp_path / "x.sqlite", DUMP, extra)
+    assert _rows(db, "SELECT herb_id, use, country FROM ethnobotany") == [(1078, "Cough", "Peru")]
+    assert _rows(db, "SELECT COUNT(*) FROM herb") == [(15,)]

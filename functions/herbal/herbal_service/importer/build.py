@@ -172,8 +172,10 @@ class _Importer:
         extra: dict[str, int] = {}
         batch, citations = [], []
         for r in self.rows("ETHNOBOT"):
-            taxon = r.get("TAXON") or f"{r['GENUS']} {r['SPECIES']}"
+            taxon = r.get("TAXON") or f"{r['GENUS']} {r['SPECIES']}".strip()
             key = fold(taxon)
+            if not key or not r["ACTIVITY"]:
+                continue  # a row naming no plant or no use says nothing
             herb_id = self.by_taxon.get(key) or self.by_species.get(fold(f"{r['GENUS']} {r['SPECIES']}"))
             if herb_id is None:
                 herb_id = extra.get(key)
