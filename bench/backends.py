@@ -31,7 +31,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "shared")] + [
-    str(ROOT / "functions" / s) for s in ("compound", "drug", "supplement")
+    str(ROOT / "functions" / s) for s in ("compound", "drug", "supplement", "plant")
 ]
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
@@ -54,6 +54,9 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("drug", "drug_recalls", {"name": "atorvastatin"}),
     ("supplement", "supplement_label", {"dsld_id": 59832}),
     ("supplement", "supplement_ingredient", {"name": "vitamin D"}),
+    ("plant", "plant_search", {"name": "Helianthus annuus"}),
+    ("plant", "plant_get", {"key": 5231190}),  # three cached GBIF answers
+    ("plant", "plant_distribution", {"key": 2704179}),  # GBIF usage, POWO search and POWO taxon
 ]
 
 
@@ -80,9 +83,10 @@ def main() -> None:
         from compound_service.app import app as compound
         from drug_service.app import app as drug
         from mcp_platform.backends.client import shared_cache
+        from plant_service.app import app as plant
         from supplement_service.app import app as supplement
 
-        apps = {"compound": compound, "drug": drug, "supplement": supplement}
+        apps = {"compound": compound, "drug": drug, "supplement": supplement, "plant": plant}
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; gc.freeze() after the warm-up calls")
         print(f"{'tool':<24}{'arguments':<46}{'mode':<10}{'wall p50':>9}{'wall p99':>9}{'cpu p50':>9}{'cpu p99':>9}")
         worst = worst_wall = 0.0

@@ -70,6 +70,7 @@ class LocalPlatform:
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
             "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
+            "HERBAL_DB_PATH": str(template.ROOT / "build" / "herbal" / "herbal.sqlite"),  # what `make herbal-db` builds
             # email_send from an identity the local store verifies; moto has no SES suppression list to read.
             "EMAIL_FROM": LOCAL_SENDER,
             "EMAIL_SUPPRESSION_CHECK": "off",

@@ -27,6 +27,9 @@ for key, value in {
 os.environ.pop("AWS_PROFILE", None)
 # The geo service reads the database `make geo-db` builds (make test builds it first).
 os.environ.setdefault("GEO_DB_PATH", str(ROOT / "build" / "geo" / "geo-small.sqlite"))
+# The herbal service reads the test extract's database (tests/herbal_support.py builds it when stale);
+# the suite asserts facts of that extract, so a developer's HERBAL_DB_PATH is not used here.
+os.environ["HERBAL_DB_PATH"] = str(ROOT / "build" / "herbal" / "herbal-test.sqlite")
 
 sys.path.insert(0, str(ROOT))
 from localdev.template import add_code_paths
@@ -40,6 +43,14 @@ from mcp_platform.registry import Registry, load_registry
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+
+@pytest.fixture(scope="session", autouse=True)
+def herbal_test_db() -> Path:
+    """The herbal database HERBAL_DB_PATH names, (re)built from tests/fixtures/herbal when stale (~0.1 s)."""
+    from tests.herbal_support import ensure_test_db
+
+    return ensure_test_db()
 
 
 @pytest.fixture(scope="session")

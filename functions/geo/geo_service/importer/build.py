@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -31,8 +30,10 @@ from geo_service.kinds import (
 )
 from geo_service.layout import DDL, INDEXES, SCHEMA_VERSION
 from geo_service.text import exact_key, fold
+from mcp_platform.readonly_db import write_atomically
 
 if TYPE_CHECKING:
+    import sqlite3
     from collections.abc import Iterable
     from pathlib import Path
 
@@ -61,19 +62,7 @@ class Inputs:
 
 def build(inputs: Inputs, out: Path) -> dict[str, int]:
     """Write the database to `out` (replaced if present); returns row counts per entity type."""
-    tmp = out.with_suffix(out.suffix + ".tmp")
-    tmp.unlink(missing_ok=True)
-    db = sqlite3.connect(tmp)
-    db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=8192;" + DDL)
-    try:
-        importer = _Importer(db, inputs)
-        counts = importer.run()
-        db.commit()
-        db.execute("VACUUM")
-    finally:
-        db.close()
-    tmp.replace(out)
-    return counts
+    return write_atomically(out, "PRAGMA page_size=8192;" + DDL, lambda db: _Importer(db, inputs).run())
 
 
 class _Importer:

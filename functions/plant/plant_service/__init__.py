@@ -1,0 +1,1 @@
+"""plant: GBIF backbone names and Kew POWO distributions through the common backend client."""
