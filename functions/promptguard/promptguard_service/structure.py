@@ -1,0 +1,98 @@
+"""Structural flags per window: what makes a sentence an injection whatever its words are.
+
+The model weighs these beside the n-grams. None of them names a data set's vocabulary:
+
+- one flag per rule of `rules.RULES` (the rule matched inside the window);
+- `table_anomaly`: a prose line inside a document that is otherwise a table;
+- `script_anomaly`: a line in another writing system than the document around it;
+- in documents only (`rag_chunk`, `tool_result`), where they are unusual: a line that opens with an
+  imperative verb, a line that asks a question, and words addressed to a second person.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+
+import numpy as np
+import numpy.typing as npt
+
+from promptguard_service.rules import RULE_NAMES, Hit
+
+EXTRA_NAMES: tuple[str, ...] = (
+    "table_anomaly",
+    "script_anomaly",
+    "doc_imperative",
+    "doc_question",
+    "doc_second_person",
+    "doc_context",
+)
+DENSE_NAMES: tuple[str, ...] = RULE_NAMES + EXTRA_NAMES
+
+_IMPERATIVE = re.compile(
+    r"[\s>*#\-•\d.)(\"'`]*(?:please\s+)?(?:add|include|insert|integrate|incorporate|append|prepend|write|"
+    r"rewrite|translate|explain|tell|provide|respond|reply|answer|say|print|output|ignore|forget|disregard|"
+    r"use|modify|change|replace|summari[sz]e|list|generate|create|describe|give|show|send|visit|click|"
+    r"render|format|convert|encode|spell|reverse|substitute|anagram|end|begin|start|mention|recommend|"
+    r"promote|advertise|make|do not|don't|never|always|remember|pretend|act|imagine|emphasi[sz]e|"
+    r"highlight|express|compose|craft|present|answer|share|reveal|delete|remove|call|run|execute|"
+    r"avoid|refrain|stop|keep|ensure|be sure|suggest|inform|ask|urge|direct|encourage)\b"
+)
+_QUESTION = re.compile(r"[?？؟]\s*['\"”’)]*\s*$")
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b")
+_TABLE_LINE = re.compile(r"^\s*\|")
+
+
+def _script(ch: str) -> str:
+    try:
+        return unicodedata.name(ch).split(" ", 1)[0]
+    except ValueError:
+        return "?"
+
+
+def _dominant_script(text: str) -> str | None:
+    counts = Counter(_script(ch) for ch in text if ch.isalpha())
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def dense_matrix(
+    text: str,
+    segs: list[tuple[int, int]],
+    wins: list[tuple[int, int, int, int]],
+    hits: list[Hit],
+    document: bool,
+) -> npt.NDArray[np.float32]:
+    """One row of `DENSE_NAMES` flags per window of the normalised `text`."""
+    matrix = np.zeros((len(wins), len(DENSE_NAMES)), dtype=np.float32)
+    if not wins:
+        return matrix
+    seg_flags = np.zeros((len(segs), len(EXTRA_NAMES)), dtype=np.float32)
+    lines = [text[s:e] for s, e in segs]
+    table = [bool(_TABLE_LINE.match(line)) for line in lines]
+    if len(segs) >= 4 and sum(table) >= 0.7 * len(segs):
+        for i, is_table in enumerate(table):
+            seg_flags[i, 0] = 0.0 if is_table else 1.0
+    if len(text) >= 200:
+        main = _dominant_script(text)
+        for i, line in enumerate(lines):
+            script = _dominant_script(line)
+            if main and script and script != main and sum(ch.isalpha() for ch in line) >= 8:
+                seg_flags[i, 1] = 1.0
+    if document:
+        for i, line in enumerate(lines):
+            seg_flags[i, 2] = 1.0 if _IMPERATIVE.match(line) else 0.0
+            seg_flags[i, 3] = 1.0 if _QUESTION.search(line) else 0.0
+            seg_flags[i, 4] = 1.0 if _SECOND_PERSON.search(line) else 0.0
+        seg_flags[:, 5] = 1.0
+    cumulative = np.vstack([np.zeros((1, len(EXTRA_NAMES)), dtype=np.float32), np.cumsum(seg_flags, axis=0)])
+    firsts = np.array([w[2] for w in wins])
+    lasts = np.array([w[3] for w in wins])
+    matrix[:, len(RULE_NAMES) :] = np.minimum(cumulative[lasts + 1] - cumulative[firsts], 1.0)
+    rule_index = {name: i for i, name in enumerate(RULE_NAMES)}
+    starts = np.array([w[0] for w in wins])
+    ends = np.array([w[1] for w in wins])
+    for hit in hits:
+        inside = (starts <= hit.start) & (hit.start < ends)
+        matrix[inside, rule_index[hit.rule.name]] = 1.0
+    return matrix
