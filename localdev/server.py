@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -47,6 +48,8 @@ class LocalPlatform:
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
             "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
+            # promptguard_canary's HMAC secret: per run locally (AWS reads it from SSM / Secrets Manager).
+            "PROMPTGUARD_CANARY_SECRET": secrets.token_hex(32),
         }
         for name, value in defaults.items():
             env.setdefault(name, value)

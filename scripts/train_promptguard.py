@@ -271,7 +271,14 @@ def main() -> None:
                 else:
                     oof[i] = min(oof[i], logit) if rows[i]["label"] == "injection" else max(oof[i], logit)
             per_family[family] = len(held_rows)
-            print(f"  held out {family}: {len(held_rows)} rows ({time.time() - started:.0f} s)")
+            labels = np.array([r["label"] == "injection" for r in held_rows])
+            means = [
+                f"{logits[labels == flag].mean():.2f}" if (labels == flag).any() else "-" for flag in (True, False)
+            ]
+            print(
+                f"  held out {family}: {len(held_rows)} rows, mean logit injection {means[0]} benign {means[1]}"
+                f" ({time.time() - started:.0f} s)"
+            )
         calibration = calib.fit_calibration(rows, oof)
         probabilities = np.array(
             [calib.probability(calibration, r["context"], s) for r, s in zip(rows, oof, strict=True)]

@@ -22,9 +22,13 @@ import base64
 import binascii
 import codecs
 import re
+import string
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import unquote
+
+import numpy as np
 
 _INVISIBLE = frozenset(
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d"
@@ -42,10 +46,9 @@ _CONFUSABLES = str.maketrans(
 )
 _LEET = str.maketrans("0134578@$|!", "oieastbasii")
 _LEET_CHARS = frozenset("0134578@$|!")
-_WORD = re.compile(r"[^\s]+")
 # Single characters separated by one separator, at least 3 of them: "i g n o r e", "\在\存\在".
 _SPACED = re.compile(r"(?<![^\s\\/|*._-])(?:\w[ \\/|*._-]){2,}\w(?![^\s\\/|*._-])")
-_WS = re.compile(r"[^\S\n]+")
+_WS_RUN = re.compile(r"[^\S\n]{2,}")
 
 
 @dataclass(frozen=True)
@@ -71,40 +74,41 @@ class View:
         return first, max(last + 1, first + 1) if end > start else first
 
 
+@lru_cache(maxsize=16384)
 def _fold_char(ch: str) -> str:
     if ch in _INVISIBLE or unicodedata.category(ch) == "Cf":
         return ""
-    return unicodedata.normalize("NFKC", ch).casefold() if not ch.isascii() else ch.lower()
+    return unicodedata.normalize("NFKC", ch).casefold()
+
+
+_ASCII_LOWER = {ord(ch): ch.lower() for ch in string.ascii_uppercase}
 
 
 def _fold(text: str) -> tuple[str, list[int]]:
-    """NFKC + casefold + invisible removal, character by character so offsets survive."""
+    """NFKC + casefold + invisible removal per character (a translation table), so offsets survive."""
     if text.isascii():
         return text.lower(), list(range(len(text) + 1))
-    out: list[str] = []
-    origin: list[int] = []
-    for i, ch in enumerate(text):
-        folded = _fold_char(ch)
-        out.append(folded)
-        origin.extend([i] * len(folded))
-    origin.append(len(text))
-    return "".join(out), origin
+    table = {**_ASCII_LOWER, **{ord(ch): _fold_char(ch) for ch in set(text) if not ch.isascii()}}
+    folded = text.translate(table)
+    resized = [code for code, value in table.items() if len(value) != 1]
+    if not resized:
+        return folded, list(range(len(text) + 1))
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    lengths = np.ones(len(text), dtype=np.int64)
+    for code in resized:
+        lengths[codes == code] = len(table[code])
+    return folded, [*np.repeat(np.arange(len(text)), lengths).tolist(), len(text)]
 
 
-def _is_latin(ch: str) -> bool:
-    return "a" <= ch <= "z"
+# A word where a Latin letter touches a digit/symbol or a non-ASCII letter: leetspeak or homoglyphs.
+_MIXED_WORD = re.compile(r"(?<!\S)\S*?(?:[a-z][0-9@$|!]|[0-9@$|!][a-z]|[a-z][^\x00-\x7f\s]|[^\x00-\x7f\s][a-z])\S*")
 
 
 def _fix_words(text: str) -> str:
     """Confusable and leetspeak folding inside words; keeps the length so offsets hold."""
-    chars = list(text)
-    for match in _WORD.finditer(text):
+    chars: list[str] | None = None
+    for match in _MIXED_WORD.finditer(text):
         word = match.group()
-        if word.isascii() and word.isalpha():
-            continue
-        latin = sum(_is_latin(c) for c in word)
-        if latin == 0:
-            continue
         fixed = word
         if not word.isascii():
             candidate = word.translate(_CONFUSABLES)
@@ -117,35 +121,34 @@ def _fix_words(text: str) -> str:
         if leet and (mostly_letters or leading_digit):
             core = fixed.rstrip("!.,;:?")
             fixed = core.translate(_LEET) + fixed[len(core) :]
-        chars[match.start() : match.end()] = fixed
-    return "".join(chars)
+        if fixed != word:
+            chars = chars if chars is not None else list(text)
+            chars[match.start() : match.end()] = fixed
+    return "".join(chars) if chars is not None else text
 
 
-def _drop(text: str, origin: list[int], keep: list[bool]) -> tuple[str, list[int]]:
-    chars = [c for c, k in zip(text, keep, strict=True) if k]
-    kept = [o for o, k in zip(origin, keep, strict=False) if k]
-    kept.append(origin[-1])
-    return "".join(chars), kept
+def _drop_spans(text: str, origin: list[int], drops: list[tuple[int, int]]) -> tuple[str, list[int]]:
+    """`text` without the (sorted, disjoint) `drops` spans, and the origins of what is left."""
+    parts: list[str] = []
+    kept: list[int] = []
+    previous = 0
+    for start, end in drops:
+        parts.append(text[previous:start])
+        kept.extend(origin[previous:start])
+        previous = end
+    parts.append(text[previous:])
+    kept.extend(origin[previous:])
+    return "".join(parts), kept
 
 
 def _join_spaced(text: str, origin: list[int]) -> tuple[str, list[int]]:
-    if not _SPACED.search(text):
-        return text, origin
-    keep = [True] * len(text)
-    for match in _SPACED.finditer(text):
-        for i in range(match.start() + 1, match.end(), 2):
-            keep[i] = False
-    return _drop(text, origin, keep)
+    drops = [(i, i + 1) for match in _SPACED.finditer(text) for i in range(match.start() + 1, match.end(), 2)]
+    return _drop_spans(text, origin, drops) if drops else (text, origin)
 
 
 def _collapse_ws(text: str, origin: list[int]) -> tuple[str, list[int]]:
-    keep = [True] * len(text)
-    for match in _WS.finditer(text):
-        for i in range(match.start() + 1, match.end()):
-            keep[i] = False
-    if all(keep):
-        return text, origin
-    return _drop(text, origin, keep)
+    drops = [(match.start() + 1, match.end()) for match in _WS_RUN.finditer(text)]
+    return _drop_spans(text, origin, drops) if drops else (text, origin)
 
 
 def normalize(text: str) -> View:
@@ -215,10 +218,18 @@ _DECODERS = (
 )
 
 
+def _maybe_rot13(text: str) -> bool:
+    """Cheap gate: the whole text reads as more English after rot13 than before."""
+    lowered = text.lower()
+    return len(_COMMON.findall(codecs.decode(lowered, "rot13"))) > len(_COMMON.findall(lowered))
+
+
 def decoded_segments(text: str, limit: int = _MAX_VIEWS) -> list[tuple[str, int, int, str]]:
     """`(encoding, start, end, decoded)` for each base64 / hex / URL-encoded / rot13 segment of `text`."""
     found: list[tuple[str, int, int, str]] = []
     for name, pattern, decode in _DECODERS:
+        if (name == "url_encoding" and "%" not in text) or (name == "rot13" and not _maybe_rot13(text)):
+            continue
         for match in pattern.finditer(text):
             decoded = decode(match.group())
             if decoded is not None:

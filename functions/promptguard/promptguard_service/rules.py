@@ -26,6 +26,13 @@ class Rule:
     intent: str
     strength: Strength
     pattern: re.Pattern[str]
+    gate: tuple[str, ...]
+    """Substrings of which one must occur for the pattern to be tried (a fast pre-check)."""
+
+    def finditer(self, text: str) -> list[re.Match[str]]:
+        if not any(word in text for word in self.gate):
+            return []
+        return list(self.pattern.finditer(text))
 
 
 @dataclass(frozen=True)
@@ -156,11 +163,47 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
     ),
 ]
 
-RULES: tuple[Rule, ...] = tuple(Rule(name, intent, strength, re.compile(rx)) for name, intent, strength, rx in _SPECS)
+_GATES: dict[str, tuple[str, ...]] = {
+    "override_instructions": (
+        "ignor", "disregard", "forget", "overrid", "bypass", "skip", "neglect", "overlook", "abandon", "dismiss",
+        "drop", "discard", "cancel", "nullify", "void", "erase", "delete", "clear", "reset", "set aside",
+        "throw out", "pay no attention",
+    ),
+    "override_instructions_i18n": (
+        "ignor", "vergiss", "missacht", "olvid", "oubli", "esquec", "dimentic", "игнор", "забудь", "не обращай",
+        "忽略", "无视", "忽视", "忘", "不要理会", "無視",
+    ),
+    "new_instructions": ("instruction", "directive", "task", "order", "rule", "from now on", "instead", "stop", "end"),
+    "role_marker": (
+        "<|", "[inst", "[/inst", "<<", "system", "assistant", "[admin", "[developer", "<instruction", "</instruction",
+        "<admin", "</admin",
+    ),
+    "mode_switch": (
+        "mode", "anything now", "jailbr", "you are", "you're", "act as", "pretend", "roleplay", "role-play",
+        "become", "restriction", "limitation", "filter", "guideline", "censorship", "boundaries", "character",
+    ),
+    "prompt_leak": ("prompt", "instruction", "message", "configuration", "guideline", "rules", "above", "before",
+                    "password", "secret key", "api key", "passphrase"),
+    "addressed_to_model": ("your", "the reply", "the response", "the answer", "the output", "the summary",
+                           "respond", "reply", "answer", "dear", "hey", "attention", "note to", "message to",
+                           "instruction", "as a", "as an", "if you are", "when", "if", "after", "before"),
+    "exfiltration_link": ("http", "send", "forward", "email", "e-mail", "post", "upload", "transmit", "exfiltrat",
+                          "leak", "copy"),
+    "tool_hijack": ("tool", "function", "plugin", "api", "action", "command", "browser", "interpreter", "shell",
+                    "delete", "remove", "wipe", "transfer", "wire", "approve", "purchase", "buy", "unsubscribe",
+                    "forward", "code", "snippet", "script", "line"),
+    "remote_code": ("requests.", "urllib", "socket", "sendall", "subprocess", "os.system", "eval(", "exec(", "curl",
+                    "wget", "base64", "/etc/passwd", ".ssh/", "keylogger", "pynput", "smtplib", "ftplib", "paramiko",
+                    "reverse shell", "nc "),
+}  # fmt: skip
+
+RULES: tuple[Rule, ...] = tuple(
+    Rule(name, intent, strength, re.compile(rx), _GATES[name]) for name, intent, strength, rx in _SPECS
+)
 RULE_NAMES: tuple[str, ...] = tuple(rule.name for rule in RULES)
 
 
 def match(text: str) -> list[Hit]:
     """Every rule hit in a normalised text, in text order."""
-    hits = [Hit(rule, m.start(), m.end()) for rule in RULES for m in rule.pattern.finditer(text)]
+    hits = [Hit(rule, m.start(), m.end()) for rule in RULES for m in rule.finditer(text)]
     return sorted(hits, key=lambda hit: hit.start)
