@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "functions" / "promptguard"))
 
 from promptguard_service import calibration as calib
+from promptguard_service.engine import final_score, scan
 from promptguard_service.features import DIM
 from promptguard_service.model import WEIGHTS_PATH, Model
 from promptguard_service.normalize import normalize
@@ -194,13 +195,13 @@ def fit(units: Units, keep: np.ndarray, *, iterations: int = 60, l2: float = 2e-
     return Model(weights.astype(np.float32), dense_w.astype(np.float32), float(bias[0]), "")
 
 
-def text_logits(model: Model, rows: list[dict[str, Any]]) -> np.ndarray:
-    out = np.zeros(len(rows))
+def text_logits(model: Model, rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Each text's worst-window logit over all its views (as the engine reads it) and whether a strong rule fired."""
+    logits, strong = np.zeros(len(rows)), np.zeros(len(rows), dtype=bool)
     for i, row in enumerate(rows):
-        prepared = prepare(normalize(row["text"]), row["context"])
-        logits = model.window_logits(prepared.hashed, prepared.windows, prepared.dense)
-        out[i] = logits.max() if len(logits) else model.bias
-    return out
+        found = scan(model, row["text"], row["context"])
+        logits[i], strong[i] = found.best_logit, found.strong
+    return logits, strong
 
 
 # ---------------------------------------------------------------- metrics
@@ -235,11 +236,66 @@ def report(rows: list[dict[str, Any]], scores: np.ndarray, thresholds: dict[str,
     return out
 
 
+def cross_validate(
+    rows: list[dict[str, Any]], units: Units, iterations: int, oof_out: Path | None, started: float
+) -> dict[str, Any]:
+    """Leave-one-source-family-out: held-out logits of every row, then `calibrate` on them."""
+    row_families = [families(r["source"]) for r in rows]
+    oof = np.zeros(len(rows))
+    strong = np.zeros(len(rows), dtype=bool)
+    for family in sorted({f for fs in row_families for f in fs}):
+        held = np.array([family in fs for fs in row_families])
+        model = fit(units, ~held, iterations=iterations)
+        held_rows = [rows[i] for i in np.flatnonzero(held)]
+        # A row of two families is scored in each of their folds; it keeps its worst-case (lower
+        # for injections, higher for benign) held-out score.
+        logits, held_strong = text_logits(model, held_rows)
+        strong[held] = held_strong
+        for i, logit in zip(np.flatnonzero(held), logits, strict=True):
+            if oof[i] == 0:
+                oof[i] = logit
+            else:
+                oof[i] = min(oof[i], logit) if rows[i]["label"] == "injection" else max(oof[i], logit)
+        labels = np.array([r["label"] == "injection" for r in held_rows])
+        means = [f"{logits[labels == flag].mean():.2f}" if (labels == flag).any() else "-" for flag in (True, False)]
+        print(
+            f"  held out {family}: {len(held_rows)} rows, mean logit injection {means[0]} benign {means[1]}"
+            f" ({time.time() - started:.0f} s)"
+        )
+    if oof_out:
+        oof_out.write_text(json.dumps({"logit": oof.tolist(), "strong": strong.tolist()}))
+    return calibrate(rows, oof, strong)
+
+
+def calibrate(rows: list[dict[str, Any]], oof: np.ndarray, strong: np.ndarray) -> dict[str, Any]:
+    """Platt scaling and thresholds from held-out logits, and the held-out figures they give."""
+    row_families = [families(r["source"]) for r in rows]
+    calibration = calib.fit_calibration(rows, oof)
+    probabilities = np.array(
+        [
+            final_score(calib.probability(calibration, r["context"], s), bool(f))
+            for r, s, f in zip(rows, oof, strong, strict=True)
+        ]
+    )
+    calibration["held_out"] = report(rows, probabilities, calibration["thresholds"])
+    calibration["held_out_by_family"] = {
+        family: report(
+            [rows[i] for i in range(len(rows)) if family in row_families[i]],
+            probabilities[[family in fs for fs in row_families]],
+            calibration["thresholds"],
+        )
+        for family in sorted({f for fs in row_families for f in fs})
+    }
+    return calibration
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--iterations", type=int, default=60)
     parser.add_argument("--cache", type=Path, help="keep the windows here between runs (while tuning)")
+    parser.add_argument("--oof-out", type=Path, help="write the held-out logits here (for analysis)")
+    parser.add_argument("--oof-in", type=Path, help="only recalibrate the shipped model from logits saved by --oof-out")
     parser.add_argument("--no-cv", action="store_true", help="skip leave-one-source-out (reuse calibration.json)")
     args = parser.parse_args()
     started = time.time()
@@ -252,46 +308,17 @@ def main() -> None:
         if args.cache:
             args.cache.write_bytes(pickle.dumps((spans, units)))
     print(f"{len(rows)} rows, {len(spans)} attack spans, {len(units.label)} windows ({time.time() - started:.0f} s)")
-    row_families = [families(r["source"]) for r in rows]
     if args.no_cv:
         calibration = calib.load_calibration()
+    elif args.oof_in:  # recalibrate the shipped model from its saved held-out logits; no refit
+        saved = json.loads(args.oof_in.read_text())
+        calibration = calibrate(rows, np.array(saved["logit"]), np.array(saved["strong"], dtype=bool))
+        calibration["version"] = calib.load_calibration()["version"]
+        calib.save_calibration(calibration)
+        print(json.dumps({k: calibration[k] for k in ("thresholds", "platt", "held_out")}, indent=1))
+        return
     else:
-        oof = np.zeros(len(rows))
-        per_family: dict[str, Any] = {}
-        for family in sorted({f for fs in row_families for f in fs}):
-            held = np.array([family in fs for fs in row_families])
-            model = fit(units, ~held, iterations=args.iterations)
-            held_rows = [rows[i] for i in np.flatnonzero(held)]
-            # A row of two families is scored in each of their folds; it keeps its worst-case (lower
-            # for injections, higher for benign) held-out score.
-            logits = text_logits(model, held_rows)
-            for i, logit in zip(np.flatnonzero(held), logits, strict=True):
-                if oof[i] == 0:
-                    oof[i] = logit
-                else:
-                    oof[i] = min(oof[i], logit) if rows[i]["label"] == "injection" else max(oof[i], logit)
-            per_family[family] = len(held_rows)
-            labels = np.array([r["label"] == "injection" for r in held_rows])
-            means = [
-                f"{logits[labels == flag].mean():.2f}" if (labels == flag).any() else "-" for flag in (True, False)
-            ]
-            print(
-                f"  held out {family}: {len(held_rows)} rows, mean logit injection {means[0]} benign {means[1]}"
-                f" ({time.time() - started:.0f} s)"
-            )
-        calibration = calib.fit_calibration(rows, oof)
-        probabilities = np.array(
-            [calib.probability(calibration, r["context"], s) for r, s in zip(rows, oof, strict=True)]
-        )
-        calibration["held_out"] = report(rows, probabilities, calibration["thresholds"])
-        calibration["held_out_by_family"] = {
-            family: report(
-                [rows[i] for i in range(len(rows)) if family in row_families[i]],
-                probabilities[[family in fs for fs in row_families]],
-                calibration["thresholds"],
-            )
-            for family in per_family
-        }
+        calibration = cross_validate(rows, units, args.iterations, args.oof_out, started)
     model = fit(units, np.ones(len(rows), dtype=bool), iterations=args.iterations)
     version = f"pg-lr-{time.strftime('%Y%m%d')}-{DIM.bit_length() - 1}b"
     model = Model(model.weights, model.dense, model.bias, version)

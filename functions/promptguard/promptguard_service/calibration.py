@@ -24,18 +24,23 @@ _FLAG_FPR = 0.15
 
 
 def _platt(logits: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
-    """One-feature logistic regression by Newton's method (with a small ridge)."""
+    """One-feature logistic regression (ridge-regularised, damped Newton steps, slope kept positive).
+
+    Held-out logits of one context can be nearly separable or badly scaled; the ridge and the step
+    cap keep the fit finite, and a non-positive slope (a model worse than chance) falls back to 1.
+    """
     a, c = 1.0, 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-(a * logits + c)))
-        g = np.array([((p - labels) * logits).sum() + 1e-3 * a, (p - labels).sum()])
+    x = np.clip(logits, -30.0, 30.0)
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-np.clip(a * x + c, -60.0, 60.0)))
+        g = np.array([((p - labels) * x).sum() + 1.0 * a, (p - labels).sum() + 0.1 * c])
         s = p * (1 - p)
-        h = np.array([[(s * logits * logits).sum() + 1e-3, (s * logits).sum()], [(s * logits).sum(), s.sum() + 1e-9]])
-        step = np.linalg.solve(h, g)
+        h = np.array([[(s * x * x).sum() + 1.0, (s * x).sum()], [(s * x).sum(), s.sum() + 0.1]])
+        step = np.clip(np.linalg.solve(h, g), -1.0, 1.0)
         a, c = a - step[0], c - step[1]
         if abs(step).max() < 1e-8:
             break
-    return float(a), float(c)
+    return (float(a), float(c)) if a > 0 else (1.0, 0.0)
 
 
 def _threshold_at(benign: np.ndarray, fpr: float) -> float:

@@ -9,14 +9,14 @@ unsure, and the two layers' disagreement is reported either way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from mcp_platform.contracts.promptguard import Layer, Spotlight
 from promptguard_service import calibration as calib
-from promptguard_service.model import load_model
+from promptguard_service.model import Model, load_model
 from promptguard_service.normalize import View, decoded_views, normalize
 from promptguard_service.windows import prepare
 
@@ -49,34 +49,56 @@ def _spot(text: str, view: View, start: int, end: int, reason: str) -> Spotlight
     return Spotlight(start=a, end=b, excerpt=text[a:b][:_EXCERPT_CHARS], reason=reason)
 
 
-def check(text: str, context: str) -> Verdict:
-    """Screen `text` read in `context`: every offline layer, calibrated and mapped to a policy."""
-    model = load_model()
-    calibration = calib.load_calibration()
-    normalized = normalize(text)
-    views = [normalized, *decoded_views(text)]
-    best_logit = -np.inf
+@dataclass
+class Scan:
+    """Every view of a text read by the rules and the model, before calibration."""
+
+    best_logit: float = -60.0
     best_window: tuple[View, int, int] | None = None
-    hits: list[tuple[View, Hit]] = []
-    view_fired: dict[str, float] = {}
-    for view in views:
+    hits: list[tuple[View, Hit]] = field(default_factory=list)
+    view_logits: dict[str, float] = field(default_factory=dict)
+    views: list[View] = field(default_factory=list)
+
+    @property
+    def strong(self) -> bool:
+        return any(hit.rule.strength == "strong" for _, hit in self.hits)
+
+
+def scan(model: Model, text: str, context: str) -> Scan:
+    """The worst window over the normalised view and every decoded view, and all rule hits."""
+    result = Scan(views=[normalize(text), *decoded_views(text)])
+    for view in result.views:
         prepared = prepare(view, context)
         logits = model.window_logits(prepared.hashed, prepared.windows, prepared.dense)
-        hits.extend((view, hit) for hit in prepared.hits)
+        result.hits.extend((view, hit) for hit in prepared.hits)
         if not len(logits):
             continue
         k = int(np.argmax(logits))
         if view.name != "text":
-            decoded_score = calib.probability(calibration, context, logits[k])
-            view_fired[view.name] = max(view_fired.get(view.name, 0.0), decoded_score)
-        if logits[k] > best_logit:
-            best_logit = float(logits[k])
-            best_window = (view, prepared.windows[k][0], prepared.windows[k][1])
+            result.view_logits[view.name] = max(result.view_logits.get(view.name, -60.0), float(logits[k]))
+        if logits[k] > result.best_logit:
+            result.best_logit = float(logits[k])
+            result.best_window = (view, prepared.windows[k][0], prepared.windows[k][1])
+    return result
+
+
+def final_score(model_score: float, strong_rule: bool) -> float:
+    """The model's calibrated score, floored when a strong rule fired."""
+    return max(model_score, STRONG_RULE_FLOOR) if strong_rule else model_score
+
+
+def check(text: str, context: str) -> Verdict:
+    """Screen `text` read in `context`: every offline layer, calibrated and mapped to a policy."""
+    calibration = calib.load_calibration()
+    found = scan(load_model(), text, context)
+    normalized, views, hits, best_window = found.views[0], found.views, found.hits, found.best_window
+    best_logit = found.best_logit
+    view_fired = {name: calib.probability(calibration, context, logit) for name, logit in found.view_logits.items()}
     thresholds = calibration["thresholds"][context]
-    model_score = calib.probability(calibration, context, best_logit if np.isfinite(best_logit) else -60.0)
-    strong = [(view, hit) for view, hit in hits if hit.rule.strength == "strong"]
+    model_score = calib.probability(calibration, context, best_logit)
+    strong = found.strong
     rule_score = STRONG_RULE_FLOOR if strong else (0.5 if hits else 0.0)
-    score = max(model_score, STRONG_RULE_FLOOR) if strong else model_score
+    score = final_score(model_score, strong)
     policy = "block" if score >= thresholds["block"] else "flag" if score >= thresholds["flag"] else "allow"
 
     spotlight = [_spot(text, view, hit.start, hit.end, f"rule:{hit.rule.name}") for view, hit in hits]

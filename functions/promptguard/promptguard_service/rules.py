@@ -47,9 +47,8 @@ _PREV = (
     r"old|system|given|current|existing|default|safety|other|of|that|was|you)"
 )
 _RULES_WORDS = (
-    r"(?:instructions?|directives?|rules?|guidelines?|prompts?|commands?|orders?|context|constraints?|"
-    r"restrictions?|limitations?|programming|policies|policy|guardrails?|filters?|settings|messages?|"
-    r"conversation|text|tasks?|training|ethics|content polic(?:y|ies)|safeguards?)"
+    r"(?:instructions?|directives?|rules|guidelines?|prompts?|commands|constraints?|restrictions?|programming|"
+    r"guardrails?|safeguards?|training|ethics|content polic(?:y|ies)|system messages?)"
 )
 
 _SPECS: list[tuple[str, str, Strength, str]] = [

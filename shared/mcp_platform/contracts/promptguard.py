@@ -11,7 +11,7 @@ encoded) or went missing.
 from __future__ import annotations
 
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -139,6 +139,14 @@ class CanaryVerifyOutput(BaseModel):
 
 # ---------------------------------------------------------------- tools
 
+
+def _one_of(*models: type[BaseModel]) -> dict[str, Any]:
+    """An object schema that is exactly one of `models`, their `$defs` hoisted to the root."""
+    branches = [output_schema(model) for model in models]
+    defs = {name: schema for branch in branches for name, schema in branch.pop("$defs", {}).items()}
+    return {"type": "object", "oneOf": branches, **({"$defs": defs} if defs else {})}
+
+
 _tool = partial(ToolSpec, service=SERVICE, annotations=Annotations(read_only=True, idempotent=True), price=1)
 
 TOOLS = [
@@ -161,9 +169,6 @@ TOOLS = [
         "case-changed form, appears in the text), hijacked (always_include mode: it is missing) and where. "
         "Costs 1 credit.",
         input_model=CanaryInput,
-        output_schema={
-            "type": "object",
-            "oneOf": [output_schema(CanaryPlantOutput), output_schema(CanaryVerifyOutput)],
-        },
+        output_schema=_one_of(CanaryPlantOutput, CanaryVerifyOutput),
     ),
 ]
