@@ -111,6 +111,11 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         r"(?:system|initial|original|hidden|secret|internal|pre-?)\s*(?:prompts?|instructions?|messages?|"
         r"configuration|guidelines|rules)\b"
         r"|\b(?:repeat|print|output|return)\s+(?:\w+\s+){0,3}?(?:words|text|everything|all)\s+(?:above|before)\b"
+        r"|\b(?:reveal|share|show|display|dump|disclose|leak|expose|print|output|list|repeat|recite)\w*\s+(?:me\s+)?"
+        r"(?:\w+\s+){0,2}?(?:your|its|the (?:ai|assistant|model|bot)'?s?)\s+(?:\w+\s+){0,2}?"
+        r"(?:prompts?|guidelines|instructions|restrictions|rules|configurations?|setup|programming|directives)\b"
+        r"|\b(?:reveal|display|dump|show|print)_(?:system_)?(?:prompt|guidelines|instructions|config\w*)\b"
+        r"|\bwhat (?:were you|you were) (?:told|instructed|given)\b"
         r"|\b(?:the |your )?(?:password|secret key|api key|passphrase)\b[^.\n]{0,40}\?",
     ),
     (
@@ -182,7 +187,8 @@ _GATES: dict[str, tuple[str, ...]] = {
         "become", "restriction", "limitation", "filter", "guideline", "censorship", "boundaries", "character",
     ),
     "prompt_leak": ("prompt", "instruction", "message", "configuration", "guideline", "rules", "above", "before",
-                    "password", "secret key", "api key", "passphrase"),
+                    "password", "secret key", "api key", "passphrase", "restriction", "setup", "programming",
+                    "directive", "config", "were told", "you were"),
     "addressed_to_model": ("your", "the reply", "the response", "the answer", "the output", "the summary",
                            "respond", "reply", "answer", "dear", "hey", "attention", "note to", "message to",
                            "instruction", "as a", "as an", "if you are", "when", "if", "after", "before"),
