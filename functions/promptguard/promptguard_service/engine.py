@@ -2,7 +2,9 @@
 
 A text is read as its normalised view plus one view per decoded segment (base64, hex, URL
 encoding, rot13). Every view is cut into windows; a window's logit comes from the model (n-grams +
-structural flags, rule hits among them); the text's logit is its worst window's, over all views.
+structural flags, rule hits among them); the text's logit is its worst window's, over all views. In a
+document (rag_chunk, tool_result) the logit is raised by `STRUCTURE_WEIGHT` per structural cue on its
+most anomalous line: those hand-made cues carry over to unseen document sources where n-grams do not.
 Strong rule hits floor the score, so an unmistakable override is blocked even when the model is
 unsure, and the two layers' disagreement is reported either way.
 """
@@ -18,11 +20,18 @@ from mcp_platform.contracts.promptguard import Layer, Spotlight
 from promptguard_service import calibration as calib
 from promptguard_service.model import Model, load_model
 from promptguard_service.normalize import View, decoded_views, normalize
-from promptguard_service.windows import prepare
+from promptguard_service.structure import ANOMALY_FLAGS, line_anomaly
+from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
 
 if TYPE_CHECKING:
     from promptguard_service.rules import Hit
 
+STRUCTURE_WEIGHT = 4.0
+"""Logit added per structural cue of a document's most anomalous line (see `structure.line_anomaly`).
+
+Chosen on held-out logits: rag_chunk recall at 5 % FPR 0.14 -> 0.78 and tool_result 0.10 -> 0.34 at 4;
+larger weights gain little more in rag_chunk and nothing in tool_result while trusting the hand-made
+cues more on document kinds the benchmark does not show."""
 STRONG_RULE_FLOOR = 0.97
 """The score floor when a strong rule fires (above every context's block threshold)."""
 _SPOTLIGHT_LIMIT = 20
@@ -58,6 +67,9 @@ class Scan:
     hits: list[tuple[View, Hit]] = field(default_factory=list)
     view_logits: dict[str, float] = field(default_factory=dict)
     views: list[View] = field(default_factory=list)
+    anomaly: int = 0
+    """Structural cues on the document's most anomalous line (0 for user prompts)."""
+    anomaly_window: tuple[View, int, int] | None = None
 
     @property
     def strong(self) -> bool:
@@ -79,6 +91,11 @@ def scan(model: Model, text: str, context: str) -> Scan:
         if logits[k] > result.best_logit:
             result.best_logit = float(logits[k])
             result.best_window = (view, prepared.windows[k][0], prepared.windows[k][1])
+        if view.name == "text" and context in DOCUMENT_CONTEXTS:
+            result.anomaly, where = line_anomaly(prepared.dense, prepared.windows)
+            if where is not None:
+                result.anomaly_window = (view, prepared.windows[where][0], prepared.windows[where][1])
+    result.best_logit += STRUCTURE_WEIGHT * result.anomaly
     return result
 
 
@@ -105,6 +122,9 @@ def check(text: str, context: str) -> Verdict:
     if best_window is not None and model_score >= thresholds["flag"]:
         view, start, end = best_window
         spotlight.append(_spot(text, view, start, end, "model:worst_window"))
+    if found.anomaly_window is not None and policy != "allow":
+        view, start, end = found.anomaly_window
+        spotlight.append(_spot(text, view, start, end, f"structure:{found.anomaly}_cues"))
     spotlight = sorted(spotlight, key=lambda s: (s.start, s.end))[:_SPOTLIGHT_LIMIT]
 
     model_fired = model_score >= thresholds["block"]
@@ -125,6 +145,12 @@ def check(text: str, context: str) -> Verdict:
             fired=rules_fired,
             score=rule_score,
             detail=", ".join(sorted({hit.rule.name for _, hit in hits})) or None,
+        ),
+        Layer(
+            name="structure",
+            fired=found.anomaly >= 2,
+            score=round(found.anomaly / (len(ANOMALY_FLAGS) + 1), 4),
+            detail=f"most anomalous line carries {found.anomaly} cue(s)" if context in DOCUMENT_CONTEXTS else None,
         ),
         Layer(
             name="model", fired=model_fired, score=round(model_score, 4), detail=f"worst window logit {best_logit:.2f}"

@@ -28,6 +28,9 @@ EXTRA_NAMES: tuple[str, ...] = (
 )
 DENSE_NAMES: tuple[str, ...] = RULE_NAMES + EXTRA_NAMES
 
+ANOMALY_FLAGS = EXTRA_NAMES[:5]
+"""The per-line flags counted by `line_anomaly` (all but the constant `doc_context`)."""
+
 _IMPERATIVE = re.compile(
     r"[\s>*#\-•\d.)(\"'`]*(?:please\s+)?(?:add|include|insert|integrate|incorporate|append|prepend|write|"
     r"rewrite|translate|explain|tell|provide|respond|reply|answer|say|print|output|ignore|forget|disregard|"
@@ -111,3 +114,23 @@ def dense_matrix(
         inside = (starts <= hit.start) & (hit.start < ends)
         matrix[inside, rule_index[hit.rule.name]] = 1.0
     return matrix
+
+
+def line_anomaly(dense: npt.NDArray[np.float32], wins: list[tuple[int, int, int, int]]) -> tuple[int, int | None]:
+    """The most anomalous single line of a document: how many structural cues it carries, and its window.
+
+    Cues: a prose line in a table, a line in another script, an imperative opening, a question, words
+    addressed to "you", any rule hit. A clean passage has lines with none of them; an inserted
+    instruction usually has two or three. Counted by hand, not learned, so a document source the model
+    never saw is judged by the same yardstick.
+    """
+    best, where = 0, None
+    first_extra = len(RULE_NAMES)
+    for k, (_start, _end, first, last) in enumerate(wins):
+        if first != last:
+            continue
+        row = dense[k]
+        count = int(row[first_extra : first_extra + len(ANOMALY_FLAGS)].sum()) + int(row[:first_extra].any())
+        if count > best:
+            best, where = count, k
+    return best, where
