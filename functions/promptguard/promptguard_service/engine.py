@@ -20,7 +20,7 @@ from mcp_platform.contracts.promptguard import Layer, Spotlight
 from promptguard_service import calibration as calib
 from promptguard_service.model import Model, load_model
 from promptguard_service.normalize import View, decoded_views, normalize
-from promptguard_service.structure import ANOMALY_FLAGS, line_anomaly
+from promptguard_service.structure import ANOMALY_WEIGHTS, RULE_CUE_WEIGHT, line_anomaly
 from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
 
 if TYPE_CHECKING:
@@ -29,9 +29,10 @@ if TYPE_CHECKING:
 STRUCTURE_WEIGHT = 4.0
 """Logit added per structural cue of a document's most anomalous line (see `structure.line_anomaly`).
 
-Chosen on held-out logits: rag_chunk recall at 5 % FPR 0.14 -> 0.78 and tool_result 0.10 -> 0.34 at 4;
-larger weights gain little more in rag_chunk and nothing in tool_result while trusting the hand-made
-cues more on document kinds the benchmark does not show."""
+Chosen on held-out logits (with `structure.ANOMALY_WEIGHTS`): rag_chunk recall at 5 % FPR 0.14 -> 0.87
+and tool_result 0.10 -> 0.48. Larger weights gain little more while trusting the hand-made cues more on
+document kinds the benchmark does not show."""
+MAX_ANOMALY = float(ANOMALY_WEIGHTS.sum()) + RULE_CUE_WEIGHT
 STRONG_RULE_FLOOR = 0.97
 """The score floor when a strong rule fires (above every context's block threshold)."""
 _SPOTLIGHT_LIMIT = 20
@@ -67,8 +68,8 @@ class Scan:
     hits: list[tuple[View, Hit]] = field(default_factory=list)
     view_logits: dict[str, float] = field(default_factory=dict)
     views: list[View] = field(default_factory=list)
-    anomaly: int = 0
-    """Structural cues on the document's most anomalous line (0 for user prompts)."""
+    anomaly: float = 0.0
+    """Weighted structural cues on the document's most anomalous line (0 for user prompts)."""
     anomaly_window: tuple[View, int, int] | None = None
 
     @property
@@ -149,8 +150,8 @@ def check(text: str, context: str) -> Verdict:
         Layer(
             name="structure",
             fired=found.anomaly >= 2,
-            score=round(found.anomaly / (len(ANOMALY_FLAGS) + 1), 4),
-            detail=f"most anomalous line carries {found.anomaly} cue(s)" if context in DOCUMENT_CONTEXTS else None,
+            score=round(found.anomaly / MAX_ANOMALY, 4),
+            detail=f"most anomalous line: weighted cues {found.anomaly:g}" if context in DOCUMENT_CONTEXTS else None,
         ),
         Layer(
             name="model", fired=model_fired, score=round(model_score, 4), detail=f"worst window logit {best_logit:.2f}"

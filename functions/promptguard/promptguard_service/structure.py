@@ -30,6 +30,11 @@ DENSE_NAMES: tuple[str, ...] = RULE_NAMES + EXTRA_NAMES
 
 ANOMALY_FLAGS = EXTRA_NAMES[:5]
 """The per-line flags counted by `line_anomaly` (all but the constant `doc_context`)."""
+ANOMALY_WEIGHTS = np.array([1.5, 1.5, 1.0, 1.0, 0.5], dtype=np.float32)
+"""Per cue of `ANOMALY_FLAGS`: cues that clean documents almost never show (a prose line in a table, a
+line in another script) count more than ones ordinary web text has (questions, imperatives, "you")."""
+RULE_CUE_WEIGHT = 1.5
+"""A rule hit on the line counts like the rare cues."""
 
 _IMPERATIVE = re.compile(
     r"[\s>*#\-•\d.)(\"'`]*(?:please\s+)?(?:add|include|insert|integrate|incorporate|append|prepend|write|"
@@ -124,13 +129,14 @@ def line_anomaly(dense: npt.NDArray[np.float32], wins: list[tuple[int, int, int,
     instruction usually has two or three. Counted by hand, not learned, so a document source the model
     never saw is judged by the same yardstick.
     """
-    best, where = 0, None
+    best, where = 0.0, None
     first_extra = len(RULE_NAMES)
     for k, (_start, _end, first, last) in enumerate(wins):
         if first != last:
             continue
         row = dense[k]
-        count = int(row[first_extra : first_extra + len(ANOMALY_FLAGS)].sum()) + int(row[:first_extra].any())
+        count = float(row[first_extra : first_extra + len(ANOMALY_FLAGS)] @ ANOMALY_WEIGHTS)
+        count += RULE_CUE_WEIGHT if row[:first_extra].any() else 0.0
         if count > best:
             best, where = count, k
     return best, where
