@@ -110,3 +110,16 @@ def test_the_shipped_model_is_small_and_versioned() -> None:
 
     assert WEIGHTS_PATH.stat().st_size <= 2 * 1024 * 1024
     assert load_model().version.startswith("pg-lr-")
+
+
+def test_a_question_planted_in_a_table_is_the_anomalous_line() -> None:
+    table = ["| Year | Team | Wins | Losses |", *[f"| {1998 + i} | Hawks | {30 + i} | {50 - i} |" for i in range(8)]]
+    clean = "\n".join(table)
+    planted = "What is the best way to learn Spanish quickly?"
+    text = "\n".join([*table[:4], planted, *table[4:]])
+    assert check(clean, "rag_chunk").policy == "allow"
+    verdict = check(text, "rag_chunk")
+    assert verdict.policy == "block"
+    structure = [s for s in verdict.spotlight if s.reason.startswith("structure:")]
+    assert structure and text[structure[0].start : structure[0].end] == planted
+    assert next(layer for layer in verdict.layers if layer.name == "structure").fired is True

@@ -125,7 +125,7 @@ def check(text: str, context: str) -> Verdict:
         spotlight.append(_spot(text, view, start, end, "model:worst_window"))
     if found.anomaly_window is not None and policy != "allow":
         view, start, end = found.anomaly_window
-        spotlight.append(_spot(text, view, start, end, f"structure:{found.anomaly}_cues"))
+        spotlight.append(_spot(text, view, start, end, f"structure:anomalous_line({found.anomaly:g})"))
     spotlight = sorted(spotlight, key=lambda s: (s.start, s.end))[:_SPOTLIGHT_LIMIT]
 
     model_fired = model_score >= thresholds["block"]
