@@ -8,11 +8,13 @@
    not which documents carry one.
 2. Leave-one-source-out: each source family (a document collection or an attack collection; a row
    `A + B` belongs to both) is held out in turn, the model fitted on the rest and the held-out rows
-   scored. The pooled out-of-fold scores give the per-context calibration, the flag/block thresholds
-   and the figures in `calibration.json` (and in /work/notes/promptguard.md).
+   scored exactly as the engine scores them (`engine.scan`: every decoded view, the document
+   line-anomaly term, strong rules). The pooled out-of-fold scores give the per-context calibration,
+   the flag/block thresholds and the figures in `calibration.json`.
 3. The model is refitted on everything and written to `promptguard_service/model.npz`.
 
-Logistic regression is fitted with full-batch Adam in numpy; no other dependency.
+Logistic regression is fitted with full-batch Adam in numpy; no other dependency. While tuning,
+`--cache` keeps the windows, `--oof-out` saves the held-out logits and `--oof-in` recalibrates from them.
 """
 
 from __future__ import annotations
