@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -80,6 +81,8 @@ class LocalPlatform:
             "WHISPER_ENGINE": "pocketsphinx",
             "VISION_OCR_ENGINE": "rapidocr",
             "VISION_LABELS_ENGINE": "none",
+            # promptguard_canary's HMAC secret: per run locally (AWS reads it from SSM / Secrets Manager).
+            "PROMPTGUARD_CANARY_SECRET": secrets.token_hex(32),
         }
         for name, value in defaults.items():
             env.setdefault(name, value)

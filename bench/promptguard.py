@@ -1,0 +1,126 @@
+"""promptguard_check on the prompt-injection benchmark: the issue's figures, per context.
+
+    python bench/promptguard.py                      # ../shared/bench-data/prompt-injection/dev.jsonl
+    python bench/promptguard.py --data other.jsonl --limit 2000
+
+Calls the tool in-process (`app.handle`: validation, every offline layer, output shaping) once per
+row and prints, per context and overall: (a) recall at the threshold where at most 5 % of that
+context's benign rows score higher, (b) balanced accuracy at the tool's own `block` policy, (c)
+over-defence (share of hard negatives not flagged as injection), (d) median and p99 latency per
+text, and the p99 for 2,000-character texts (the issue's target: <= 10 ms).
+
+The shipped model was fitted on dev.jsonl, so figures on that file are in-sample. The held-out
+(leave-one-source-out) figures the training script measured are printed beside them; those are the
+ones to compare with the hidden half.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "promptguard")]
+os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
+os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
+os.environ.pop("PROMPTGUARD_GUARDRAIL_ID", None)  # offline layers only: no AWS from a benchmark
+
+from promptguard_service.app import app
+from promptguard_service.calibration import load_calibration
+
+DEFAULT_DATA = ROOT.parent.parent / "shared" / "bench-data" / "prompt-injection" / "dev.jsonl"
+CONTEXTS = ("user_prompt", "rag_chunk", "tool_result")
+
+
+def call(text: str, context: str) -> tuple[dict[str, Any], float]:
+    started = time.perf_counter()
+    reply = app.handle(
+        {
+            "tool": "promptguard_check",
+            "arguments": {"text": text, "context": context},
+            "account_id": "acct_bench",
+            "request_id": "bench",
+        }
+    )
+    return reply.structured_content, (time.perf_counter() - started) * 1000
+
+
+def recall_at_fpr(scores: list[float], labels: list[int], fpr: float = 0.05) -> float:
+    benign = sorted((s for s, y in zip(scores, labels, strict=True) if y == 0), reverse=True)
+    k = math.floor(fpr * len(benign))
+    threshold = benign[min(k, len(benign) - 1)]
+    hits = [s > threshold for s, y in zip(scores, labels, strict=True) if y == 1]
+    return sum(hits) / len(hits)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--limit", type=int, default=0, help="score only the first N rows")
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in args.data.open(encoding="utf-8")]
+    rows = rows[: args.limit] if args.limit else rows
+    call("warm-up", "user_prompt")
+    results = []
+    for row in rows:
+        out, ms = call(row["text"], row["context"])
+        valid = isinstance(out.get("score"), float | int) and "policy" in out and "injection" in out
+        results.append((row, out if valid else {"score": 0.0, "policy": "block", "injection": True}, ms))
+
+    print(f"promptguard_check on {args.data.name}: {len(rows)} rows (in-process, offline layers)")
+    print(f"{'context':<12} {'rows':>5} {'recall@5%FPR':>13} {'bal.acc@block':>14} {'median ms':>10} {'p99 ms':>8}")
+    for context in (*CONTEXTS, "all"):
+        part = [r for r in results if context in ("all", r[0]["context"])]
+        labels = [1 if r[0]["label"] == "injection" else 0 for r in part]
+        scores = [float(r[1]["score"]) for r in part]
+        blocked = [r[1]["policy"] == "block" for r in part]
+        tpr = sum(b for b, y in zip(blocked, labels, strict=True) if y) / max(1, sum(labels))
+        tnr = sum(not b for b, y in zip(blocked, labels, strict=True) if not y) / max(1, len(labels) - sum(labels))
+        recall = f"{recall_at_fpr(scores, labels):.3f}" if context != "all" else "-"
+        times = [r[2] for r in part]
+        print(
+            f"{context:<12} {len(part):>5} {recall:>13} {(tpr + tnr) / 2:>14.3f} "
+            f"{statistics.median(times):>10.2f} {percentile(times, 0.99):>8.2f}"
+        )
+    hard = [r for r in results if r[0]["category"] == "hard_negative"]
+    print(
+        f"over-defence (hard negatives not flagged): {sum(not r[1]['injection'] for r in hard) / len(hard):.3f} "
+        f"of {len(hard)}"
+    )
+
+    base = next((r[0]["text"] for r in results if len(r[0]["text"]) >= 2000 and r[0]["label"] == "benign"), "")
+    sample = [base[:2000]] * 200 if base else []
+    times_2k = [call(text, "tool_result")[1] for text in sample]
+    if times_2k:
+        print(
+            f"2,000-char text: median {statistics.median(times_2k):.2f} ms, p99 {percentile(times_2k, 0.99):.2f} ms "
+            f"(target p99 <= 10 ms)"
+        )
+
+    held = load_calibration().get("held_out")
+    if held:
+        print("\nheld-out (leave-one-source-out, from scripts/train_promptguard.py; dev figures above are in-sample):")
+        for context in (*CONTEXTS, "all"):
+            figures = held[context]
+            recall = figures["recall_at_5pct_fpr"]
+            print(
+                f"  {context:<12} recall@5%FPR {recall if recall is not None else '-':>6}  "
+                f"bal.acc@block {figures['balanced_accuracy']:.3f}"
+            )
+        print(f"  over-defence {held['over_defence']:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""promptguard: layered, offline prompt-injection screening and canary tokens."""

@@ -1,0 +1,8 @@
+"""Lambda entry of the promptguard service (template: `promptguard_service.app.handler`)."""
+
+from mcp_platform.service import ServiceApp
+from promptguard_service.canary import promptguard_canary
+from promptguard_service.check import promptguard_check
+
+app = ServiceApp("promptguard", {"promptguard_check": promptguard_check, "promptguard_canary": promptguard_canary})
+handler = app.lambda_handler

@@ -1,0 +1,90 @@
+"""From a text's worst-window logit to a calibrated score and the per-context policy thresholds.
+
+`calibration.json` (written by `scripts/train_promptguard.py`) holds, per context, Platt scaling
+`sigmoid(a * logit + c)` fitted on *held-out* logits (leave-one-source-out), and the `flag` and
+`block` thresholds chosen on those held-out scores: `block` maximises balanced accuracy while at
+most ~5 % of the context's benign texts (and of the hard negatives) are blocked; `flag` lets ~15 %
+of benign texts through to a human or a stricter check. It also records the held-out figures.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
+CONTEXTS = ("user_prompt", "rag_chunk", "tool_result")
+_BLOCK_FPR = 0.05
+_FLAG_FPR = 0.15
+
+
+def _platt(logits: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """One-feature logistic regression (ridge-regularised, damped Newton steps, slope kept positive).
+
+    Held-out logits of one context can be nearly separable or badly scaled; the ridge and the step
+    cap keep the fit finite, and a non-positive slope (a model worse than chance) falls back to 1.
+    """
+    a, c = 1.0, 0.0
+    x = np.clip(logits, -30.0, 30.0)
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-np.clip(a * x + c, -60.0, 60.0)))
+        g = np.array([((p - labels) * x).sum() + 1.0 * a, (p - labels).sum() + 0.1 * c])
+        s = p * (1 - p)
+        h = np.array([[(s * x * x).sum() + 1.0, (s * x).sum()], [(s * x).sum(), s.sum() + 0.1]])
+        step = np.clip(np.linalg.solve(h, g), -1.0, 1.0)
+        a, c = a - step[0], c - step[1]
+        if abs(step).max() < 1e-8:
+            break
+    return (float(a), float(c)) if a > 0 else (1.0, 0.0)
+
+
+def _threshold_at(benign: np.ndarray, fpr: float) -> float:
+    """The lowest threshold that blocks at most `fpr` of `benign` (a score blocks when >= it)."""
+    ranked = np.sort(benign)[::-1]
+    k = math.floor(fpr * len(ranked))
+    return float(np.nextafter(ranked[min(k, len(ranked) - 1)], 1.0))
+
+
+def fit_calibration(rows: list[dict[str, Any]], logits: np.ndarray) -> dict[str, Any]:
+    """Platt scaling and thresholds per context from held-out logits."""
+    platt: dict[str, list[float]] = {}
+    thresholds: dict[str, dict[str, float]] = {}
+    for context in CONTEXTS:
+        part = np.array([r["context"] == context for r in rows])
+        labels = np.array([r["label"] == "injection" for r in rows])[part].astype(float)
+        hard = np.array([r["category"] == "hard_negative" for r in rows])[part]
+        a, c = _platt(logits[part], labels)
+        probs = 1.0 / (1.0 + np.exp(-(a * logits[part] + c)))
+        limit = _threshold_at(probs[labels == 0], _BLOCK_FPR)
+        if hard.any():
+            limit = max(limit, _threshold_at(probs[hard], _BLOCK_FPR))
+        candidates = np.unique(np.concatenate([probs, [0.5]]))
+        best, best_score = max(limit, 0.5), -1.0
+        for t in candidates[candidates >= limit]:
+            score = ((probs[labels == 1] >= t).mean() + (probs[labels == 0] < t).mean()) / 2
+            if score > best_score:
+                best, best_score = float(t), float(score)
+        flag = min(_threshold_at(probs[labels == 0], _FLAG_FPR), best)
+        platt[context] = [round(a, 6), round(c, 6)]
+        thresholds[context] = {"flag": round(flag, 6), "block": round(best, 6)}
+    return {"platt": platt, "thresholds": thresholds}
+
+
+def probability(calibration: dict[str, Any], context: str, logit: float) -> float:
+    a, c = calibration["platt"][context]
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, a * logit + c))))
+
+
+def save_calibration(calibration: dict[str, Any], path: Path = CALIBRATION_PATH) -> None:
+    path.write_text(json.dumps(calibration, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+@cache
+def load_calibration(path: Path = CALIBRATION_PATH) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return loaded

@@ -1,0 +1,128 @@
+"""Hashed features and the windows they are summed over; shared by the model and its training script.
+
+Every feature has a position in the normalised text, so the features of any window are a slice and
+a window's score is a difference of cumulative sums: the text is hashed once, however many windows
+overlap. Features:
+
+- character 3-, 4- and 5-grams (digits read as `0`, so numbers and dates carry no vocabulary);
+- word unigrams and bigrams;
+- structural flags per window (see `structure`), which do not depend on vocabulary at all.
+
+Windows are lines (long lines cut at sentences, long sentences at `SEGMENT_CHARS`) and every run of
+consecutive segments up to `WINDOW_CHARS`: a long document is judged by its worst window, so it is
+neither diluted by its length nor flagged for it.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+DIM = 1 << 18
+SEGMENT_CHARS = 320
+WINDOW_CHARS = 640
+
+_MASK = np.uint64((1 << 64) - 1)
+_PRIME = np.uint64(1_000_003)
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_WORDS = re.compile(r"\w+")
+_LINE = re.compile(r"[^\n]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?;。！？؟।])\s+|(?<=[。！？])")
+
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Hashed:
+    """Feature indices of one text and the text offset each one starts at (sorted by offset)."""
+
+    index: IntArray
+    position: IntArray
+
+
+def _mix(values: npt.NDArray[np.uint64], salt: int) -> IntArray:
+    h = values ^ np.uint64(salt * 0x2545F4914F6CDD1D & ((1 << 64) - 1))
+    h = (h ^ (h >> np.uint64(31))) * _MIX
+    h ^= h >> np.uint64(29)
+    return (h % np.uint64(DIM)).astype(np.int64)
+
+
+def hash_text(text: str) -> Hashed:
+    """Hash the n-grams of a normalised text (see the module docstring)."""
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    digits = (codes >= 48) & (codes <= 57)
+    codes[digits] = 48
+    indices: list[IntArray] = []
+    positions: list[IntArray] = []
+    length = len(codes)
+    with np.errstate(over="ignore"):
+        for n in (3, 4, 5):
+            if length < n:
+                continue
+            h = np.zeros(length - n + 1, dtype=np.uint64)
+            for k in range(n):
+                h = h * _PRIME + codes[k : length - n + 1 + k]
+            indices.append(_mix(h, n))
+            positions.append(np.arange(length - n + 1, dtype=np.int64))
+    words = [(m.start(), zlib.crc32(m.group().encode())) for m in _WORDS.finditer(text)]
+    if words:
+        starts = np.array([w[0] for w in words], dtype=np.int64)
+        ids = np.array([w[1] for w in words], dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            indices.append(_mix(ids, 11))
+            positions.append(starts)
+            if len(words) > 1:
+                indices.append(_mix(ids[:-1] * _PRIME + ids[1:], 12))
+                positions.append(starts[:-1])
+    if not indices:
+        return Hashed(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    index = np.concatenate(indices)
+    position = np.concatenate(positions)
+    order = np.argsort(position, kind="stable")
+    return Hashed(index[order], position[order])
+
+
+def segments(text: str) -> list[tuple[int, int]]:
+    """Lines, long lines cut at sentence ends, long sentences cut at `SEGMENT_CHARS`."""
+    out: list[tuple[int, int]] = []
+    for line in _LINE.finditer(text):
+        if not line.group().strip():
+            continue
+        start, end = line.start(), line.end()
+        if end - start <= SEGMENT_CHARS:
+            out.append((start, end))
+            continue
+        cut = start
+        for match in _SENTENCE_END.finditer(text, start, end):
+            if match.end() - cut >= 24:
+                out.extend(_chop(cut, match.end()))
+                cut = match.end()
+        if cut < end:
+            out.extend(_chop(cut, end))
+    return out
+
+
+def _chop(start: int, end: int) -> list[tuple[int, int]]:
+    return [(s, min(s + SEGMENT_CHARS, end)) for s in range(start, end, SEGMENT_CHARS)]
+
+
+def windows(segs: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+    """Each segment and each longest run of segments from it within `WINDOW_CHARS`.
+
+    Returned as `(start, end, first_segment, last_segment)`; a text of at most `WINDOW_CHARS`
+    is always one window from its first to its last segment.
+    """
+    out: list[tuple[int, int, int, int]] = []
+    j = 0
+    for i, (start, end) in enumerate(segs):
+        out.append((start, end, i, i))
+        j = max(j, i)
+        while j + 1 < len(segs) and segs[j + 1][1] - start <= WINDOW_CHARS:
+            j += 1
+        if j > i:
+            out.append((start, segs[j][1], i, j))
+    return out

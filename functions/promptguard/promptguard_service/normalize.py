@@ -1,0 +1,253 @@
+"""Layer 1: normalisation that defeats cheap evasion, with offsets back into the original text.
+
+`normalize(text)` returns a `View`: the folded text the rules and the model read, and for every
+character of it the offset of the original character it came from, so a span found in the view
+is a span of the caller's text. Steps, each undoing one evasion:
+
+- NFKC (full-width and mathematical letters, ligatures), then case folding;
+- zero-width and bidi control characters dropped;
+- confusables: Cyrillic / Greek / other look-alike letters inside a word that also holds Latin
+  letters folded to Latin (a Russian word stays Russian);
+- leetspeak: digits and symbols inside a word that is mostly letters (`1gn0r3` -> `ignore`);
+- spacing: runs of single characters split by one separator (`i g n o r e`, `\\在\\存`) joined;
+- whitespace runs collapsed to one space (newlines kept: lines matter to the window scoring).
+
+`decoded_views(text)` finds base64, hex, URL-encoded and rot13 segments and returns their decoded
+text as further views; each decoded character maps to the whole encoded segment it came from.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+import string
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import unquote
+
+import numpy as np
+
+_INVISIBLE = frozenset(
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d"
+    "\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\u206a\u206b\u206c\u206d\u206e\u206f"
+    "\u3164\ufeff\uffa0"
+)
+"""Zero-width, joiner, soft hyphen and bidi embedding/override/isolate controls."""
+
+_CONFUSABLES = str.maketrans(
+    # Cyrillic
+    "аеорсухкмтвнзіјѕԁӏɡ"
+    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧαβεικνορτυχ"  # Greek
+    "ıɑɩοℓ",
+    "aeopcyxkmtbh3ijsdlgabezhikmnoptyxabeiknoptuxiaiol",
+)
+_LEET = str.maketrans("0134578@$|!", "oieastbasii")
+_LEET_CHARS = frozenset("0134578@$|!")
+_ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|s)\b")
+# Single characters separated by one separator, at least 3 of them: "i g n o r e", "\在\存\在".
+_SPACED = re.compile(r"(?<![^\s\\/|*._-])(?:\w[ \\/|*._-]){2,}\w(?![^\s\\/|*._-])")
+_WS_RUN = re.compile(r"[^\S\n]{2,}")
+
+
+@dataclass(frozen=True)
+class View:
+    """A text the detector reads, and where each of its characters came from in the caller's text."""
+
+    text: str
+    origin: list[int]
+    """`origin[i]` is the offset in the original text of `text[i]`; `origin[len(text)]` is its end."""
+    name: str = "text"
+    """`text` for the normalised text, else the decoding that produced it (`base64`, `hex`, ...)."""
+    segment: tuple[int, int] | None = None
+    """For a decoded view: the encoded segment of the original text, which every span maps to."""
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The original-text span of `text[start:end]`."""
+        if self.segment is not None:
+            return self.segment
+        if start >= len(self.text):
+            return self.origin[-1], self.origin[-1]
+        first = self.origin[start]
+        last = self.origin[max(start, end - 1)]
+        return first, max(last + 1, first + 1) if end > start else first
+
+
+@lru_cache(maxsize=16384)
+def _fold_char(ch: str) -> str:
+    if ch in _INVISIBLE or unicodedata.category(ch) == "Cf":
+        return ""
+    return unicodedata.normalize("NFKC", ch).casefold()
+
+
+_ASCII_LOWER = {ord(ch): ch.lower() for ch in string.ascii_uppercase}
+
+
+def _fold(text: str) -> tuple[str, list[int]]:
+    """NFKC + casefold + invisible removal per character (a translation table), so offsets survive."""
+    if text.isascii():
+        return text.lower(), list(range(len(text) + 1))
+    table = {**_ASCII_LOWER, **{ord(ch): _fold_char(ch) for ch in set(text) if not ch.isascii()}}
+    folded = text.translate(table)
+    resized = [code for code, value in table.items() if len(value) != 1]
+    if not resized:
+        return folded, list(range(len(text) + 1))
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    lengths = np.ones(len(text), dtype=np.int64)
+    for code in resized:
+        lengths[codes == code] = len(table[code])
+    return folded, [*np.repeat(np.arange(len(text)), lengths).tolist(), len(text)]
+
+
+# A word where a Latin letter touches a digit/symbol or a non-ASCII letter: leetspeak or homoglyphs.
+_MIXED_WORD = re.compile(r"(?<!\S)\S*?(?:[a-z][0-9@$|!]|[0-9@$|!][a-z]|[a-z][^\x00-\x7f\s]|[^\x00-\x7f\s][a-z])\S*")
+
+
+def _fix_words(text: str) -> str:
+    """Confusable and leetspeak folding inside words; keeps the length so offsets hold."""
+    chars: list[str] | None = None
+    for match in _MIXED_WORD.finditer(text):
+        word = match.group()
+        fixed = word
+        if not word.isascii():
+            candidate = word.translate(_CONFUSABLES)
+            if len(candidate) == len(word):
+                fixed = candidate
+        letters = sum(c.isalpha() for c in fixed)
+        leet = sum(c in _LEET_CHARS for c in fixed)
+        mostly_letters = letters >= 2 and letters + leet >= 0.7 * len(fixed) and not fixed[0].isdigit()
+        leading_digit = letters >= 2 and fixed[0] in "0134578" and not _ORDINAL.match(fixed)
+        if leet and (mostly_letters or leading_digit):
+            core = fixed.rstrip("!.,;:?")
+            fixed = core.translate(_LEET) + fixed[len(core) :]
+        if fixed != word:
+            chars = chars if chars is not None else list(text)
+            chars[match.start() : match.end()] = fixed
+    return "".join(chars) if chars is not None else text
+
+
+def _drop_spans(text: str, origin: list[int], drops: list[tuple[int, int]]) -> tuple[str, list[int]]:
+    """`text` without the (sorted, disjoint) `drops` spans, and the origins of what is left."""
+    parts: list[str] = []
+    kept: list[int] = []
+    previous = 0
+    for start, end in drops:
+        parts.append(text[previous:start])
+        kept.extend(origin[previous:start])
+        previous = end
+    parts.append(text[previous:])
+    kept.extend(origin[previous:])
+    return "".join(parts), kept
+
+
+def _join_spaced(text: str, origin: list[int]) -> tuple[str, list[int]]:
+    drops = [(i, i + 1) for match in _SPACED.finditer(text) for i in range(match.start() + 1, match.end(), 2)]
+    return _drop_spans(text, origin, drops) if drops else (text, origin)
+
+
+def _collapse_ws(text: str, origin: list[int]) -> tuple[str, list[int]]:
+    drops = [(match.start() + 1, match.end()) for match in _WS_RUN.finditer(text)]
+    return _drop_spans(text, origin, drops) if drops else (text, origin)
+
+
+def normalize(text: str) -> View:
+    """The normalised view of `text` (see the module docstring)."""
+    folded, origin = _fold(text)
+    folded = _fix_words(folded)
+    folded, origin = _join_spaced(folded, origin)
+    folded, origin = _collapse_ws(folded, origin)
+    return View(folded, origin)
+
+
+# ---------------------------------------------------------------- decoded views
+
+_B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
+_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]?){8,}(?![0-9A-Fa-f])")
+_URLENC = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,40}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,12}){3,}")
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z ,.'!?:;-]{30,}")
+_COMMON = re.compile(r"\b(?:the|and|you|your|to|of|is|are|all|with|for|this|that|ignore|instructions?|prompt|system)\b")
+_MAX_VIEWS = 16
+
+
+def _printable(decoded: str) -> bool:
+    if len(decoded) < 6:
+        return False
+    good = sum(ch.isprintable() or ch in "\n\t" for ch in decoded)
+    letters = sum(ch.isalpha() for ch in decoded)
+    return good >= 0.95 * len(decoded) and letters >= 0.5 * len(decoded.replace(" ", ""))
+
+
+def _decode_b64(segment: str) -> str | None:
+    if segment.isalpha() or segment.isdigit() or len(set(segment)) < 8:
+        return None
+    raw = segment.replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(raw + "=" * (-len(raw) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _decode_hex(segment: str) -> str | None:
+    digits = re.sub(r"[ :]", "", segment)
+    if len(digits) % 2:
+        digits = digits[:-1]
+    try:
+        return bytes.fromhex(digits).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _decode_url(segment: str) -> str | None:
+    decoded = unquote(segment.replace("+", " "))
+    return decoded if decoded != segment else None
+
+
+def _decode_rot13(segment: str) -> str | None:
+    decoded = codecs.decode(segment, "rot13")
+    before = len(_COMMON.findall(segment.lower()))
+    after = len(_COMMON.findall(decoded.lower()))
+    return decoded if after >= 3 and after > 2 * before else None
+
+
+_DECODERS = (
+    ("base64", _B64, _decode_b64),
+    ("hex", _HEX, _decode_hex),
+    ("url_encoding", _URLENC, _decode_url),
+    ("rot13", _LATIN_RUN, _decode_rot13),
+)
+
+
+def _maybe_rot13(text: str) -> bool:
+    """Cheap gate: the whole text reads as more English after rot13 than before."""
+    lowered = text.lower()
+    return len(_COMMON.findall(codecs.decode(lowered, "rot13"))) > len(_COMMON.findall(lowered))
+
+
+def decoded_segments(text: str, limit: int = _MAX_VIEWS) -> list[tuple[str, int, int, str]]:
+    """`(encoding, start, end, decoded)` for each base64 / hex / URL-encoded / rot13 segment of `text`."""
+    found: list[tuple[str, int, int, str]] = []
+    for name, pattern, decode in _DECODERS:
+        if (name == "url_encoding" and "%" not in text) or (name == "rot13" and not _maybe_rot13(text)):
+            continue
+        for match in pattern.finditer(text):
+            decoded = decode(match.group())
+            if decoded is not None:
+                found.append((name, match.start(), match.end(), decoded))
+                if len(found) >= limit:
+                    return found
+    return found
+
+
+def decoded_views(text: str) -> list[View]:
+    """The decoded segments of `text` that read as text, each as a normalised view of its own."""
+    views: list[View] = []
+    for name, start, end, decoded in decoded_segments(text, limit=4 * _MAX_VIEWS):
+        if name != "rot13" and not _printable(decoded):
+            continue
+        inner = normalize(decoded)
+        views.append(View(inner.text, [start] * len(inner.text) + [end], name, (start, end)))
+        if len(views) >= _MAX_VIEWS:
+            break
+    return views

@@ -1,0 +1,142 @@
+"""Structural flags per window: what makes a sentence an injection whatever its words are.
+
+The model weighs these beside the n-grams. None of them names a data set's vocabulary:
+
+- one flag per rule of `rules.RULES` (the rule matched inside the window);
+- `table_anomaly`: a prose line inside a document that is otherwise a table;
+- `script_anomaly`: a line in another writing system than the document around it;
+- in documents only (`rag_chunk`, `tool_result`), where they are unusual: a line that opens with an
+  imperative verb, a line that asks a question, and words addressed to a second person.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import numpy.typing as npt
+
+from promptguard_service.rules import RULE_NAMES, Hit
+
+EXTRA_NAMES: tuple[str, ...] = (
+    "table_anomaly",
+    "script_anomaly",
+    "doc_imperative",
+    "doc_question",
+    "doc_second_person",
+    "doc_context",
+)
+DENSE_NAMES: tuple[str, ...] = RULE_NAMES + EXTRA_NAMES
+
+ANOMALY_FLAGS = EXTRA_NAMES[:5]
+"""The per-line flags counted by `line_anomaly` (all but the constant `doc_context`)."""
+ANOMALY_WEIGHTS = np.array([1.5, 1.5, 1.0, 1.0, 0.5], dtype=np.float32)
+"""Per cue of `ANOMALY_FLAGS`: cues that clean documents almost never show (a prose line in a table, a
+line in another script) count more than ones ordinary web text has (questions, imperatives, "you")."""
+RULE_CUE_WEIGHT = 1.5
+"""A rule hit on the line counts like the rare cues."""
+
+_IMPERATIVE = re.compile(
+    r"[\s>*#\-•\d.)(\"'`]*(?:please\s+)?(?:add|include|insert|integrate|incorporate|append|prepend|write|"
+    r"rewrite|translate|explain|tell|provide|respond|reply|answer|say|print|output|ignore|forget|disregard|"
+    r"use|modify|change|replace|summari[sz]e|list|generate|create|describe|give|show|send|visit|click|"
+    r"render|format|convert|encode|spell|reverse|substitute|anagram|end|begin|start|mention|recommend|"
+    r"promote|advertise|make|do not|don't|never|always|remember|pretend|act|imagine|emphasi[sz]e|"
+    r"highlight|express|compose|craft|present|answer|share|reveal|delete|remove|call|run|execute|"
+    r"avoid|refrain|stop|keep|ensure|be sure|suggest|inform|ask|urge|direct|encourage)\b"
+)
+_QUESTION = re.compile(r"[?？؟]\s*['\"”’)]*\s*$")
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b")
+_TABLE_LINE = re.compile(r"^\s*\|")
+
+
+def _scripts(text: str) -> npt.NDArray[np.int64]:
+    """A writing-system code per character (-1: not a letter): Latin, or the Unicode block for others.
+
+    Coarse on purpose (256-code-point blocks, CJK ideographs, kana and Hangul each one code): enough to
+    tell a Korean or English line inside a Thai document, cheap enough to run on every text.
+    """
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    out = codes >> 8
+    latin = ((codes >= 65) & (codes <= 90)) | ((codes >= 97) & (codes <= 122)) | ((codes >= 0xC0) & (codes < 0x250))
+    out[latin] = 0
+    out[(codes >= 0x4E00) & (codes <= 0x9FFF)] = 0x4E
+    out[(codes >= 0x3040) & (codes <= 0x30FF)] = 0x30
+    out[(codes >= 0xAC00) & (codes <= 0xD7AF)] = 0xAC
+    other = (codes < 0x250) & ~latin
+    other |= (codes >= 0x2000) & (codes < 0x3040)  # punctuation, symbols, arrows, boxes
+    out[other] = -1
+    return out
+
+
+def _dominant(scripts: npt.NDArray[np.int64]) -> tuple[int, int]:
+    """The most frequent script code and how many letters there are."""
+    letters = scripts[scripts >= 0]
+    if not len(letters):
+        return -1, 0
+    values, counts = np.unique(letters, return_counts=True)
+    return int(values[np.argmax(counts)]), len(letters)
+
+
+def dense_matrix(
+    text: str,
+    segs: list[tuple[int, int]],
+    wins: list[tuple[int, int, int, int]],
+    hits: list[Hit],
+    document: bool,
+) -> npt.NDArray[np.float32]:
+    """One row of `DENSE_NAMES` flags per window of the normalised `text`."""
+    matrix = np.zeros((len(wins), len(DENSE_NAMES)), dtype=np.float32)
+    if not wins:
+        return matrix
+    seg_flags = np.zeros((len(segs), len(EXTRA_NAMES)), dtype=np.float32)
+    lines = [text[s:e] for s, e in segs]
+    table = [bool(_TABLE_LINE.match(line)) for line in lines]
+    if len(segs) >= 4 and sum(table) >= 0.7 * len(segs):
+        for i, is_table in enumerate(table):
+            seg_flags[i, 0] = 0.0 if is_table else 1.0
+    if len(text) >= 200:
+        scripts = _scripts(text)
+        main, _ = _dominant(scripts)
+        for i, (start, end) in enumerate(segs):
+            script, letters = _dominant(scripts[start:end])
+            if main >= 0 and script >= 0 and script != main and letters >= 8:
+                seg_flags[i, 1] = 1.0
+    if document:
+        for i, line in enumerate(lines):
+            seg_flags[i, 2] = 1.0 if _IMPERATIVE.match(line) else 0.0
+            seg_flags[i, 3] = 1.0 if _QUESTION.search(line) else 0.0
+            seg_flags[i, 4] = 1.0 if _SECOND_PERSON.search(line) else 0.0
+        seg_flags[:, 5] = 1.0
+    cumulative = np.vstack([np.zeros((1, len(EXTRA_NAMES)), dtype=np.float32), np.cumsum(seg_flags, axis=0)])
+    firsts = np.array([w[2] for w in wins])
+    lasts = np.array([w[3] for w in wins])
+    matrix[:, len(RULE_NAMES) :] = np.minimum(cumulative[lasts + 1] - cumulative[firsts], 1.0)
+    rule_index = {name: i for i, name in enumerate(RULE_NAMES)}
+    starts = np.array([w[0] for w in wins])
+    ends = np.array([w[1] for w in wins])
+    for hit in hits:
+        inside = (starts <= hit.start) & (hit.start < ends)
+        matrix[inside, rule_index[hit.rule.name]] = 1.0
+    return matrix
+
+
+def line_anomaly(dense: npt.NDArray[np.float32], wins: list[tuple[int, int, int, int]]) -> tuple[int, int | None]:
+    """The most anomalous single line of a document: how many structural cues it carries, and its window.
+
+    Cues: a prose line in a table, a line in another script, an imperative opening, a question, words
+    addressed to "you", any rule hit. A clean passage has lines with none of them; an inserted
+    instruction usually has two or three. Counted by hand, not learned, so a document source the model
+    never saw is judged by the same yardstick.
+    """
+    best, where = 0.0, None
+    first_extra = len(RULE_NAMES)
+    for k, (_start, _end, first, last) in enumerate(wins):
+        if first != last:
+            continue
+        row = dense[k]
+        count = float(row[first_extra : first_extra + len(ANOMALY_FLAGS)] @ ANOMALY_WEIGHTS)
+        count += RULE_CUE_WEIGHT if row[:first_extra].any() else 0.0
+        if count > best:
+            best, where = count, k
+    return best, where

@@ -1,0 +1,346 @@
+"""Train promptguard's learned layer on the benchmark's developer half; measure it source by source.
+
+    .venv/bin/python scripts/train_promptguard.py [--data ../shared/bench-data/prompt-injection/dev.jsonl]
+
+1. Every document with an injection has a clean twin in the file; the difference between the two is
+   the inserted attack. Windows over the attack are the positives of the document contexts, every
+   window of a clean document a negative: the model learns what an embedded instruction looks like,
+   not which documents carry one.
+2. Leave-one-source-out: each source family (a document collection or an attack collection; a row
+   `A + B` belongs to both) is held out in turn, the model fitted on the rest and the held-out rows
+   scored exactly as the engine scores them (`engine.scan`: every decoded view, the document
+   line-anomaly term, strong rules). The pooled out-of-fold scores give the per-context calibration,
+   the flag/block thresholds and the figures in `calibration.json`.
+3. The model is refitted on everything and written to `promptguard_service/model.npz`.
+
+Logistic regression is fitted with full-batch Adam in numpy; no other dependency. While tuning,
+`--cache` keeps the windows, `--oof-out` saves the held-out logits and `--oof-in` recalibrates from them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import difflib
+import json
+import math
+import pickle
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "functions" / "promptguard"))
+
+from promptguard_service import calibration as calib
+from promptguard_service.engine import final_score, scan
+from promptguard_service.features import DIM
+from promptguard_service.model import WEIGHTS_PATH, Model
+from promptguard_service.normalize import normalize
+from promptguard_service.structure import DENSE_NAMES
+from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
+
+DEFAULT_DATA = ROOT.parent.parent / "shared" / "bench-data" / "prompt-injection" / "dev.jsonl"
+CONTEXTS = ("user_prompt", "rag_chunk", "tool_result")
+FAMILIES = {
+    "bipia": "BIPIA",
+    "xquad": "XQuAD",
+    "article-extraction": "article-extraction",
+    "cyberseceval": "CyberSecEval",
+    "notinject": "NotInject",
+    "s-labs": "S-Labs",
+    "wildguard": "WildGuardMix",
+    "deepset": "deepset",
+    "neuralchemy": "neuralchemy",
+}
+
+
+def families(source: str) -> set[str]:
+    """The source families of a row: `A + B` belongs to A's and B's."""
+    out = set()
+    for part in source.split(" + "):
+        key = next((name for prefix, name in FAMILIES.items() if part.lower().startswith(prefix)), part)
+        out.add(key)
+    return out
+
+
+# ---------------------------------------------------------------- twins: where the attack is
+
+
+def _grams(text: str) -> set[str]:
+    return {text[i : i + 12] for i in range(0, max(0, len(text) - 12), 7)}
+
+
+def attack_spans(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
+    """For each injected document, the span of its inserted attack, widened to whole lines."""
+    clean = [r for r in rows if r["context"] in DOCUMENT_CONTEXTS and r["label"] == "benign"]
+    index: dict[str, list[int]] = collections.defaultdict(list)
+    for j, row in enumerate(clean):
+        for gram in _grams(row["text"]):
+            index[gram].append(j)
+    spans: dict[str, tuple[int, int]] = {}
+    for row in rows:
+        if row["context"] not in DOCUMENT_CONTEXTS or row["label"] != "injection":
+            continue
+        text = row["text"]
+        votes: collections.Counter[int] = collections.Counter()
+        for i in range(0, max(0, len(text) - 12), 3):
+            votes.update(index.get(text[i : i + 12], ()))
+        if not votes:
+            continue
+        twin = clean[votes.most_common(1)[0][0]]["text"]
+        matcher = difflib.SequenceMatcher(None, twin, text, autojunk=False)
+        inserted = [(j1, j2) for op, _i1, _i2, j1, j2 in matcher.get_opcodes() if op != "equal" and j2 - j1 > 5]
+        if not inserted:
+            continue
+        start, end = max(inserted, key=lambda span: span[1] - span[0])
+        while start > 0 and text[start - 1] != "\n" and start > end - 600:
+            start -= 1
+        while end < len(text) and text[end] != "\n" and end < start + 900:
+            end += 1
+        spans[row["id"]] = (start, end)
+    return spans
+
+
+# ---------------------------------------------------------------- training units
+
+
+@dataclass
+class Units:
+    """Training windows, flattened: n-gram indices with their row (unit) and value, dense flags."""
+
+    index: list[np.ndarray] = field(default_factory=list)
+    value: list[np.ndarray] = field(default_factory=list)
+    dense: list[np.ndarray] = field(default_factory=list)
+    label: list[float] = field(default_factory=list)
+    weight: list[float] = field(default_factory=list)
+    row: list[int] = field(default_factory=list)
+
+
+def build_units(rows: list[dict[str, Any]], spans: dict[str, tuple[int, int]]) -> Units:
+    units = Units()
+    for r, row in enumerate(rows):
+        view = normalize(row["text"])
+        prepared = prepare(view, row["context"])
+        origin = np.array(view.origin)
+        position = prepared.hashed.position
+        chosen: list[tuple[int, float, float]] = []  # (window number, label, weight)
+        wins = prepared.windows
+        if row["context"] == "user_prompt":
+            label = 1.0 if row["label"] == "injection" else 0.0
+            chosen = [(k, label, 1.0 / len(wins)) for k in range(len(wins))]
+            if label == 0.0:  # every window of a benign prompt must stay low on its own
+                chosen = [(k, 0.0, 0.5 / len(wins) + 0.5 / math.sqrt(len(wins))) for k in range(len(wins))]
+        elif row["label"] == "benign":
+            chosen = [(k, 0.0, 1.0) for k in range(len(wins))]
+        elif row["id"] in spans:
+            a_orig, b_orig = spans[row["id"]]
+            a = int(np.searchsorted(origin, a_orig, side="left"))
+            b = int(np.searchsorted(origin, b_orig, side="left"))
+            for k, (ws, we, _f, _l) in enumerate(wins):
+                overlap = min(we, b) - max(ws, a)
+                if overlap > 0 and (overlap >= 0.5 * (we - ws) or overlap >= 0.9 * (b - a)):
+                    chosen.append((k, 1.0, 1.0))
+        for k, label, weight in chosen:
+            ws, we = wins[k][0], wins[k][1]
+            lo, hi = np.searchsorted(position, [ws, we], side="left")
+            n = max(int(hi - lo), 1)
+            units.index.append(prepared.hashed.index[lo:hi].astype(np.int32))
+            units.value.append(np.full(hi - lo, 1.0 / math.sqrt(n), dtype=np.float32))
+            units.dense.append(prepared.dense[k])
+            units.label.append(label)
+            units.weight.append(weight)
+            units.row.append(r)
+    return units
+
+
+def fit(units: Units, keep: np.ndarray, *, iterations: int = 60, l2: float = 2e-5, seed: int = 0) -> Model:
+    """Weighted logistic regression on the units whose row is in `keep`, full-batch Adam."""
+    rows = np.array(units.row)
+    chosen = np.flatnonzero(keep[rows])
+    index = np.concatenate([units.index[u] for u in chosen])
+    value = np.concatenate([units.value[u] for u in chosen])
+    owner = np.repeat(np.arange(len(chosen)), [len(units.index[u]) for u in chosen])
+    dense = np.vstack([units.dense[u] for u in chosen]).astype(np.float64)
+    y = np.array(units.label)[chosen]
+    w = np.array(units.weight)[chosen]
+    doc = dense[:, DENSE_NAMES.index("doc_context")] > 0
+    for is_doc in (False, True):  # balance the classes within prompts and within documents
+        part = doc == is_doc
+        pos, neg = w[part & (y == 1)].sum(), w[part & (y == 0)].sum()
+        if pos and neg:
+            w[part & (y == 1)] *= (pos + neg) / (2 * pos)
+            w[part & (y == 0)] *= (pos + neg) / (2 * neg)
+    w /= w.sum()
+    params = [np.zeros(DIM), np.zeros(dense.shape[1]), np.zeros(1)]
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+    lr, beta1, beta2 = 0.1, 0.9, 0.999
+    for step in range(1, iterations + 1):
+        weights, dense_w, bias = params
+        z = bias[0] + np.bincount(owner, weights=weights[index] * value, minlength=len(chosen)) + dense @ dense_w
+        g = w * (1.0 / (1.0 + np.exp(-z)) - y)
+        grads = [
+            np.bincount(index, weights=g[owner] * value, minlength=DIM) + l2 * weights,
+            dense.T @ g + l2 * dense_w,
+            np.array([g.sum()]),
+        ]
+        for param, grad, (first, second) in zip(params, grads, moments, strict=True):
+            first[:] = beta1 * first + (1 - beta1) * grad
+            second[:] = beta2 * second + (1 - beta2) * grad * grad
+            param[:] = param - lr * (first / (1 - beta1**step)) / (np.sqrt(second / (1 - beta2**step)) + 1e-8)
+    weights, dense_w, bias = params
+    print(f"    fitted {len(chosen)} windows, {len(index)} features", flush=True)
+    return Model(weights.astype(np.float32), dense_w.astype(np.float32), float(bias[0]), "")
+
+
+def text_logits(model: Model, rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Each text's worst-window logit over all its views (as the engine reads it) and whether a strong rule fired."""
+    logits, strong = np.zeros(len(rows)), np.zeros(len(rows), dtype=bool)
+    for i, row in enumerate(rows):
+        found = scan(model, row["text"], row["context"])
+        logits[i], strong[i] = found.best_logit, found.strong
+    return logits, strong
+
+
+# ---------------------------------------------------------------- metrics
+
+
+def recall_at_fpr(scores: np.ndarray, labels: np.ndarray, fpr: float = 0.05) -> float:
+    """The benchmark's metric (a): recall strictly above the (k+1)-th highest benign score."""
+    benign = np.sort(scores[labels == 0])[::-1]
+    if not len(benign) or not (labels == 1).any():
+        return float("nan")
+    k = math.floor(fpr * len(benign))
+    threshold = benign[min(k, len(benign) - 1)]
+    return float((scores[labels == 1] > threshold).mean())
+
+
+def _figure(value: float) -> float | None:
+    """A rounded figure, or None where the rows to compute it are missing (JSON has no NaN)."""
+    return None if math.isnan(value) else round(value, 4)
+
+
+def _share(flags: np.ndarray) -> float:
+    return float(flags.mean()) if len(flags) else float("nan")
+
+
+def report(rows: list[dict[str, Any]], scores: np.ndarray, thresholds: dict[str, dict[str, float]]) -> dict[str, Any]:
+    labels = np.array([1 if r["label"] == "injection" else 0 for r in rows])
+    contexts = np.array([r["context"] for r in rows])
+    block = np.array([scores[i] >= thresholds[r["context"]]["block"] for i, r in enumerate(rows)])
+    out: dict[str, Any] = {}
+    for context in (*CONTEXTS, "all"):
+        part = contexts == context if context != "all" else np.ones(len(rows), dtype=bool)
+        y, b = labels[part], block[part]
+        recall = recall_at_fpr(scores[part], y) if context != "all" else float("nan")
+        out[context] = {
+            "recall_at_5pct_fpr": _figure(recall),
+            "balanced_accuracy": _figure((_share(b[y == 1]) + 1 - _share(b[y == 0])) / 2),
+            "recall_at_block": _figure(_share(b[y == 1])),
+            "fpr_at_block": _figure(_share(b[y == 0])),
+        }
+    hard = np.array([r["category"] == "hard_negative" for r in rows])
+    out["over_defence"] = _figure(1 - _share(block[hard]))
+    return out
+
+
+def cross_validate(
+    rows: list[dict[str, Any]], units: Units, iterations: int, oof_out: Path | None, started: float
+) -> dict[str, Any]:
+    """Leave-one-source-family-out: held-out logits of every row, then `calibrate` on them."""
+    row_families = [families(r["source"]) for r in rows]
+    oof = np.zeros(len(rows))
+    strong = np.zeros(len(rows), dtype=bool)
+    for family in sorted({f for fs in row_families for f in fs}):
+        held = np.array([family in fs for fs in row_families])
+        model = fit(units, ~held, iterations=iterations)
+        held_rows = [rows[i] for i in np.flatnonzero(held)]
+        # A row of two families is scored in each of their folds; it keeps its worst-case (lower
+        # for injections, higher for benign) held-out score.
+        logits, held_strong = text_logits(model, held_rows)
+        strong[held] = held_strong
+        for i, logit in zip(np.flatnonzero(held), logits, strict=True):
+            if oof[i] == 0:
+                oof[i] = logit
+            else:
+                oof[i] = min(oof[i], logit) if rows[i]["label"] == "injection" else max(oof[i], logit)
+        labels = np.array([r["label"] == "injection" for r in held_rows])
+        means = [f"{logits[labels == flag].mean():.2f}" if (labels == flag).any() else "-" for flag in (True, False)]
+        print(
+            f"  held out {family}: {len(held_rows)} rows, mean logit injection {means[0]} benign {means[1]}"
+            f" ({time.time() - started:.0f} s)"
+        )
+    if oof_out:
+        oof_out.write_text(json.dumps({"logit": oof.tolist(), "strong": strong.tolist()}))
+    return calibrate(rows, oof, strong)
+
+
+def calibrate(rows: list[dict[str, Any]], oof: np.ndarray, strong: np.ndarray) -> dict[str, Any]:
+    """Platt scaling and thresholds from held-out logits, and the held-out figures they give."""
+    row_families = [families(r["source"]) for r in rows]
+    calibration = calib.fit_calibration(rows, oof)
+    probabilities = np.array(
+        [
+            final_score(calib.probability(calibration, r["context"], s), bool(f))
+            for r, s, f in zip(rows, oof, strong, strict=True)
+        ]
+    )
+    calibration["held_out"] = report(rows, probabilities, calibration["thresholds"])
+    calibration["held_out_by_family"] = {
+        family: report(
+            [rows[i] for i in range(len(rows)) if family in row_families[i]],
+            probabilities[[family in fs for fs in row_families]],
+            calibration["thresholds"],
+        )
+        for family in sorted({f for fs in row_families for f in fs})
+    }
+    return calibration
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--iterations", type=int, default=60)
+    parser.add_argument("--cache", type=Path, help="keep the windows here between runs (while tuning)")
+    parser.add_argument("--oof-out", type=Path, help="write the held-out logits here (for analysis)")
+    parser.add_argument("--oof-in", type=Path, help="only recalibrate the shipped model from logits saved by --oof-out")
+    parser.add_argument("--no-cv", action="store_true", help="skip leave-one-source-out (reuse calibration.json)")
+    args = parser.parse_args()
+    started = time.time()
+    rows = [json.loads(line) for line in args.data.open(encoding="utf-8")]
+    if args.cache and args.cache.exists():
+        spans, units = pickle.loads(args.cache.read_bytes())
+    else:
+        spans = attack_spans(rows)
+        units = build_units(rows, spans)
+        if args.cache:
+            args.cache.write_bytes(pickle.dumps((spans, units)))
+    print(f"{len(rows)} rows, {len(spans)} attack spans, {len(units.label)} windows ({time.time() - started:.0f} s)")
+    if args.no_cv:
+        calibration = calib.load_calibration()
+    elif args.oof_in:  # recalibrate the shipped model from its saved held-out logits; no refit
+        saved = json.loads(args.oof_in.read_text())
+        calibration = calibrate(rows, np.array(saved["logit"]), np.array(saved["strong"], dtype=bool))
+        calibration["version"] = calib.load_calibration()["version"]
+        calib.save_calibration(calibration)
+        print(json.dumps({k: calibration[k] for k in ("thresholds", "platt", "held_out")}, indent=1))
+        return
+    else:
+        calibration = cross_validate(rows, units, args.iterations, args.oof_out, started)
+    model = fit(units, np.ones(len(rows), dtype=bool), iterations=args.iterations)
+    version = f"pg-lr-{time.strftime('%Y%m%d')}-{DIM.bit_length() - 1}b"
+    model = Model(model.weights, model.dense, model.bias, version)
+    model.save(WEIGHTS_PATH)
+    calibration["version"] = version
+    calib.save_calibration(calibration)
+    print(json.dumps({k: calibration[k] for k in ("version", "thresholds", "platt", "held_out")}, indent=1))
+    print(f"dense weights: {dict(zip(DENSE_NAMES, np.round(model.dense, 2).tolist(), strict=True))}")
+    print(f"wrote {WEIGHTS_PATH} ({WEIGHTS_PATH.stat().st_size} bytes) in {time.time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
