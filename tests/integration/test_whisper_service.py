@@ -76,8 +76,10 @@ def test_staged_audio_and_no_timestamps(validate_output) -> None:
 def test_duration_caps_are_checked_before_transcription() -> None:
     minute_and_a_bit = silence(61)
     out = call(app, "whisper_transcribe", audio=b64(minute_and_a_bit))
-    assert (out["code"], "set max_minutes to 2" in out["error"]) == ("invalid_arguments", True)
+    assert (out["code"], out["minutes"], "max_minutes=2" in out["error"]) == ("invalid_arguments", 2, True)
     assert call(app, "whisper_transcribe", audio=b64(minute_and_a_bit), max_minutes=2)["minutes_billed"] == 2
+    over = call(app, "whisper_transcribe", audio=b64(silence(30)), max_minutes=3)
+    assert (over["code"], over["minutes"]) == ("invalid_arguments", 1)
     long = call(app, "whisper_transcribe", audio=b64(silence(601)), max_minutes=10)
     assert (long["code"], "at most 10" in long["error"]) == ("invalid_arguments", True)
 

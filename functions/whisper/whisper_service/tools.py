@@ -39,10 +39,13 @@ def whisper_transcribe(arguments: TranscribeInput, ctx: CallContext) -> Transcri
         raise ToolError(
             f"audio: {duration / 60:.1f} minutes; at most {MAX_MINUTES} per call", ErrorCode.INVALID_ARGUMENTS
         )
-    if minutes > arguments.max_minutes:
+    if minutes != arguments.max_minutes:
+        # The router reserved max_minutes credits; the charge must be exactly the started minutes.
         raise ToolError(
-            f"audio: {duration / 60:.1f} minutes of audio cost {minutes} credits; set max_minutes to {minutes}",
+            f"audio: {duration / 60:.2f} minutes of audio cost {minutes} credit(s) (1 per started minute); "
+            f"call again with max_minutes={minutes}; this call was not charged",
             ErrorCode.INVALID_ARGUMENTS,
+            minutes=minutes,
         )
     name = blob.filename or f"audio.{_EXTENSIONS.get(blob.media_type, 'wav')}"
     recording = Recording(pcm=pcm, data=blob.data, media_type=blob.media_type, filename=name)

@@ -1,8 +1,10 @@
 """whisper: speech to text — an OpenAI-compatible transcription API (OpenAI, Groq, faster-whisper or
 whisper.cpp servers) or Amazon Transcribe in AWS, pocketsphinx (English, offline) in the local default.
 
-Price: 1 credit per started minute of audio. The call reserves `max_minutes`; audio longer than that,
-or than the service's cap, is refused before it is transcribed, and costs nothing.
+Price: 1 credit per started minute of audio. The router prices a call before the audio is read, so
+the caller states the started minutes (`max_minutes`, default 1) and the call reserves that; a
+recording of another length, or over the cap, is refused before it is transcribed and costs nothing,
+so the charge is always exactly the recording's started minutes.
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ class TranscribeInput(ToolInput):
         default=1,
         ge=1,
         le=MAX_MINUTES,
-        description="The most minutes of audio you agree to pay for (1 credit per started minute). Longer audio is "
-        "refused, free; set it to the recording's length rounded up.",
+        description="The recording's length in started minutes (1 credit each), which the call reserves: 1 for up "
+        "to 60 s, 2 for up to 120 s, ... A different value is refused free, naming the right one.",
     )
 
 
@@ -87,7 +89,8 @@ TOOLS = [
         service=SERVICE,
         title="Transcribe speech",
         description="Transcribes a recording (URL, staging id or base64) to text, optionally with timed segments. "
-        f"1 credit per started minute, reserved as max_minutes; at most {MAX_MINUTES} minutes and "
+        f"1 credit per started minute, stated as max_minutes (a wrong value is refused free, naming the right "
+        f"one); at most {MAX_MINUTES} minutes and "
         f"{MAX_AUDIO_BYTES // 1_048_576} MiB.",
         input_model=TranscribeInput,
         output_schema=output_schema(TranscribeOutput),
