@@ -95,6 +95,16 @@ def test_a_free_call_with_the_key_cached_is_one_write_and_no_read(live: Live) ->
     assert dict(counter) == {"UpdateItem": 1}
 
 
+def test_a_batch_of_tool_calls_takes_one_each_in_one_write(live: Live) -> None:
+    live.call("hello_ping", {})  # warms the key cache
+    batch = [message("tools/call", {"name": "hello_ping", "arguments": {}}, rpc_id=i) for i in range(5)]
+    with count_requests(live.ddb) as counter:
+        response = live.post(batch)
+    assert response.status == 200 and len(orjson.loads(response.body)) == 5
+    assert dict(counter) == {"UpdateItem": 1}
+    assert response.headers["x-ratelimit-remaining"] == str(120 - 6)
+
+
 def test_the_first_call_reads_the_key_and_account_once(live: Live) -> None:
     with count_requests(live.ddb) as counter:
         live.call("hello_ping", {})

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 _NAME_PARAM = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
 """Methods whose `Mcp-Name` header mirrors a body parameter (modern era)."""
 _ROUTING_HEADERS = ("mcp-protocol-version", "mcp-method", "mcp-name")
+_UNPARSABLE = object()
 
 
 @dataclass(frozen=True)
@@ -119,21 +120,22 @@ class Gateway:
                 JsonRpcError(TRANSPORT_ERROR, "Unauthorized: send a valid API key as Authorization: Bearer mcp_…"),
                 headers={"www-authenticate": 'Bearer realm="mcp", error="invalid_token"'},
             )
+        try:
+            body: Any = orjson.loads(request.body)
+        except orjson.JSONDecodeError:
+            body = _UNPARSABLE
         limit = principal.account.rate_limit_per_minute or self._settings.rate_limit_per_minute
-        decision = self._deps.limiter.hit(principal.account_id, limit)
+        calls = _tool_calls(body)
+        decision = self._deps.limiter.hit(principal.account_id, limit, calls)
         rate_headers = decision.headers()
         if not decision.allowed:
             return HttpResponse.rpc_error(
                 429,
-                JsonRpcError(TRANSPORT_ERROR, f"Too Many Requests: {limit} per minute; retry after the window resets"),
+                JsonRpcError(TRANSPORT_ERROR, _rate_message(calls, limit, decision.remaining)),
+                _request_id_of(body),
                 headers={**rate_headers, "retry-after": str(decision.retry_after())},
             )
-        try:
-            body = orjson.loads(request.body)
-        except orjson.JSONDecodeError:
-            response = parse_error()
-        else:
-            response = self._rpc(request, body, principal)
+        response = parse_error() if body is _UNPARSABLE else self._rpc(request, body, principal)
         response.headers.update(rate_headers)
         return response
 
@@ -184,6 +186,19 @@ class Gateway:
         except JsonRpcError as exc:
             status = MODERN_HTTP_STATUS.get(exc.code, 200) if ex.modern else 200
             return failure(ex.rpc_id, exc), status
+
+
+def _tool_calls(body: Any) -> int:
+    """What a request takes from the rate window: one per `tools/call` in it, and at least one."""
+    messages = body if isinstance(body, list) else [body]
+    return max(1, sum(1 for m in messages if isinstance(m, dict) and m.get("method") == "tools/call"))
+
+
+def _rate_message(calls: int, limit: int, remaining: int) -> str:
+    if calls > limit:
+        return f"Too Many Requests: this batch holds {calls} tool calls, more than the {limit} per minute; split it"
+    what = f"this batch holds {calls} tool calls and {remaining} are left" if calls > 1 else "the limit is reached"
+    return f"Too Many Requests: {limit} tool calls per minute, {what}; retry after the window resets"
 
 
 def _request_id_of(message: Any) -> Any:
