@@ -46,6 +46,7 @@ class LocalPlatform:
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
+            "SIGNUP_MODE": "open",  # `make dev`: agents may register themselves (the template's default is invite)
             "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
         }
         for name, value in defaults.items():

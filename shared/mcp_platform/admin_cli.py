@@ -12,13 +12,15 @@ import argparse
 import json
 import os
 import sys
+from datetime import UTC, datetime
 from typing import Any
 
 import boto3
 from botocore.exceptions import EndpointConnectionError
 
-from mcp_platform.admin import AccountAdmin, AdminError
-from mcp_platform.auth.dynamodb import DynamoAccountStore
+from mcp_platform.admin import AccountAdmin, AdminError, SignupDesk
+from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
+from mcp_platform.auth.signup import SignupMode
 from mcp_platform.auth.store import AccountExistsError
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.ledger import InsufficientCreditsError
@@ -30,6 +32,7 @@ LOCAL_TABLES = {
     "keys": "ApiKeysTable",
     "ledger": "LedgerTable",
     "idem": "IdempotencyTable",
+    "signups": "SignupsTable",
 }
 
 
@@ -41,7 +44,7 @@ def _services(value: str) -> frozenset[str]:
     return frozenset(wanted)
 
 
-def _admin(args: argparse.Namespace) -> AccountAdmin:
+def _admin(args: argparse.Namespace) -> tuple[AccountAdmin, SignupDesk]:
     if args.local:
         ddb = boto3.client(
             "dynamodb",
@@ -60,6 +63,7 @@ def _admin(args: argparse.Namespace) -> AccountAdmin:
             "keys": by_key["ApiKeysTableName"],
             "ledger": by_key["LedgerTableName"],
             "idem": "",
+            "signups": by_key.get("SignupsTableName", ""),
         }
     else:
         ddb = boto3.client("dynamodb")
@@ -69,15 +73,30 @@ def _admin(args: argparse.Namespace) -> AccountAdmin:
             "keys": env["API_KEYS_TABLE"],
             "ledger": env["LEDGER_TABLE"],
             "idem": "",
+            "signups": env.get("SIGNUPS_TABLE", ""),
         }
-    return AccountAdmin(
-        DynamoAccountStore(ddb, tables["accounts"], tables["keys"]),
-        DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["idem"]),
-    )
+    store = DynamoAccountStore(ddb, tables["accounts"], tables["keys"])
+    admin = AccountAdmin(store, DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["idem"]))
+    signups = DynamoSignupStore(ddb, tables["accounts"], tables["signups"])
+    # Invites are issued whatever the deployment's mode; the router decides whether they are needed.
+    return admin, SignupDesk(admin, signups, SignupMode.INVITE, frozenset(), 0)
 
 
 def _run(args: argparse.Namespace) -> Any:
-    admin = _admin(args)
+    admin, desk = _admin(args)
+    if args.command == "invite":
+        if args.action == "create":
+            code, invite = desk.issue_invite(args.uses, None if args.days == 0 else args.days, args.note)
+            expires = datetime.fromtimestamp(invite.expires_at, UTC).isoformat() if invite.expires_at else None
+            return {
+                "invite_code": code,
+                "invite_id": invite.invite_id,
+                "uses": invite.uses,
+                "expires_at": expires,
+                "note": "shown once; only its hash is stored. Revoke with `mcp-admin invite revoke CODE_OR_ID`.",
+            }
+        desk.revoke_invite(args.code)
+        return {"revoked": True}
     if args.command == "create-account":
         account = admin.create_account(args.name, _services(args.services), args.credits, args.account_id)
         return admin.show(account.account_id)
@@ -120,6 +139,14 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("account_id")
     g.add_argument("amount", type=int)
     g.add_argument("--reason", default="manual grant")
+    i = sub.add_parser("invite", help="invite codes for self-service sign-up (SignupMode invite)")
+    iv = i.add_subparsers(dest="action", required=True)
+    ic = iv.add_parser("create", help="issue an invite code (printed once)")
+    ic.add_argument("--uses", type=int, default=1, help="sign-ups it admits (default 1)")
+    ic.add_argument("--days", type=float, default=7.0, help="valid for this many days (0: no expiry; default 7)")
+    ic.add_argument("--note", default="", help="who it is for (stored with it)")
+    ir = iv.add_parser("revoke", help="revoke an invite, given the code or its invite_id")
+    ir.add_argument("code")
     s = sub.add_parser("show", help="balance, keys and latest ledger entries")
     s.add_argument("account_id")
     s.add_argument("--entries", type=int, default=20)

@@ -15,6 +15,7 @@ TABLE_ENV = {
     "LEDGER_TABLE": "LedgerTable",
     "RATE_LIMIT_TABLE": "RateLimitTable",
     "IDEMPOTENCY_TABLE": "IdempotencyTable",
+    "SIGNUPS_TABLE": "SignupsTable",
 }
 """What `!Ref <Table>` resolves to locally: the logical id (tests/conftest.py's `aws` fixture)."""
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcp_platform.admin import AccountAdmin
-from mcp_platform.auth.memory import MemoryAccountStore
+from mcp_platform.admin import AccountAdmin, SignupDesk
+from mcp_platform.auth.memory import MemoryAccountStore, MemorySignupStore
 from mcp_platform.billing.memory import MemoryLedger
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
@@ -105,6 +105,7 @@ class Platform:
     invoker: Invoker
     account_id: str
     key: str
+    signups: SignupDesk
 
     def request(
         self,
@@ -169,6 +170,9 @@ def platform(
     approved = frozenset(registry.services if services is None else services)
     account = admin.create_account("tester", approved, credits, account_id="acct_test")
     key = admin.issue_key(account.account_id)
+    signups = SignupDesk(
+        admin, MemorySignupStore(store), settings.signup_mode, frozenset(registry.services), settings.welcome_credits
+    )
     deps = Dependencies(
         registry=registry,
         authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
@@ -176,8 +180,10 @@ def platform(
         limiter=limiter,
         invoker=invoker,
         settings=settings,
+        signups=signups,
+        signup_limiter=MemoryRateLimiter(window_seconds=3600),
     )
-    return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key)
+    return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key, signups)
 
 
 def message(method: str, params: dict[str, Any] | None = None, rpc_id: Any = 1) -> dict[str, Any]:

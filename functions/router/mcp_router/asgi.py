@@ -52,6 +52,7 @@ class GatewayApp:
             headers=headers,
             body=body,
             duplicated_headers=frozenset(duplicated),
+            client_ip=(scope.get("client") or ("",))[0] or "",
         )
         if self._executor is not None:
             response = await asyncio.get_running_loop().run_in_executor(self._executor, self.gateway.handle, request)

@@ -33,11 +33,14 @@ from mcp_router.calls import ToolCaller
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
+from mcp_router.registration import PATH as REGISTER_PATH
+from mcp_router.registration import Registrar
 from mcp_router.transport import TRANSPORT_ERROR, check_http, invalid_request, parse_error, protocol_era
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from mcp_platform.admin import SignupDesk
     from mcp_platform.billing.ledger import Ledger
     from mcp_platform.ratelimit.limiter import RateLimiter
     from mcp_platform.registry import Registry
@@ -58,6 +61,10 @@ class Dependencies:
     limiter: RateLimiter
     invoker: Invoker
     settings: RouterSettings
+    signups: SignupDesk | None = None
+    """Self-service sign-up; None answers /api/auth/register as closed."""
+    signup_limiter: RateLimiter | None = None
+    """Per-source-address windows of an hour for sign-ups."""
 
 
 class Gateway:
@@ -72,6 +79,9 @@ class Gateway:
             ("GET", "/llms.txt"): self._llms_txt,
             ("GET", "/.well-known/mcp"): self._well_known,
         }
+        if deps.signups is not None and deps.signup_limiter is not None:
+            registrar = Registrar(deps.signups, deps.signup_limiter, deps.settings)
+            self._routes.update({(method, REGISTER_PATH): registrar.handle for method in ("POST", "GET")})
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         try:
@@ -94,7 +104,8 @@ class Gateway:
 
     def _llms_txt(self, _request: HttpRequest) -> HttpResponse:
         return HttpResponse.text(
-            docs.llms_txt(self._deps.registry, self._settings.public_url), "text/plain; charset=utf-8"
+            docs.llms_txt(self._deps.registry, self._settings.public_url, self._signup_mode()),
+            "text/plain; charset=utf-8",
         )
 
     def _well_known(self, _request: HttpRequest) -> HttpResponse:
@@ -104,8 +115,12 @@ class Gateway:
                 self._settings.public_url,
                 self._settings.server_name,
                 self._settings.server_version,
+                self._signup_mode(),
             )
         )
+
+    def _signup_mode(self) -> str:
+        return self._settings.signup_mode if self._deps.signups is not None else "closed"
 
     # -- POST /mcp
 

@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mcp_platform.auth.signup import SignupMode
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -29,6 +31,9 @@ class RouterSettings:
     server_version: str = "0.1.0"
     public_url: str = ""
     """Base URL shown in generated docs, e.g. https://api.example.com (no trailing slash)."""
+    signup_mode: SignupMode = SignupMode.INVITE
+    signups_per_ip_per_hour: int = 5
+    welcome_credits: int = 100
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> RouterSettings:
@@ -41,4 +46,7 @@ class RouterSettings:
             preview_tools=env.get("ENABLE_PREVIEW_TOOLS", "") == "1",
             tools_page_size=int(env.get("TOOLS_PAGE_SIZE", "50")),
             public_url=env.get("PUBLIC_URL", "").rstrip("/"),
+            signup_mode=SignupMode(env.get("SIGNUP_MODE", "invite")),
+            signups_per_ip_per_hour=int(env.get("SIGNUPS_PER_IP_PER_HOUR", "5")),
+            welcome_credits=int(env.get("WELCOME_CREDITS", "100")),
         )

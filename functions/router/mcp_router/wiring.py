@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from botocore.config import Config
 
-from mcp_platform.auth.dynamodb import DynamoAccountStore
+from mcp_platform.admin import AccountAdmin, SignupDesk
+from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.aws import client, configured_client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
@@ -32,11 +33,22 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         config = Config(read_timeout=timeout + 2, connect_timeout=2, retries={"max_attempts": 1})
         lambda_client = configured_client("lambda", config)
         invoker = LambdaInvoker.from_env(lambda_client, env)
+    registry = load_registry()
+    ledger = DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["IDEMPOTENCY_TABLE"])
+    signups = SignupDesk(
+        admin=AccountAdmin(store, ledger),
+        signups=DynamoSignupStore(ddb, env["ACCOUNTS_TABLE"], env["SIGNUPS_TABLE"]),
+        mode=settings.signup_mode,
+        services=frozenset(registry.services),
+        welcome_credits=settings.welcome_credits,
+    )
     return Dependencies(
-        registry=load_registry(),
+        registry=registry,
         authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
-        ledger=DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["IDEMPOTENCY_TABLE"]),
+        ledger=ledger,
         limiter=DynamoRateLimiter(ddb, env["RATE_LIMIT_TABLE"]),
         invoker=invoker,
         settings=settings,
+        signups=signups,
+        signup_limiter=DynamoRateLimiter(ddb, env["RATE_LIMIT_TABLE"], window_seconds=3600),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 
+from mcp_platform.auth.signup import EmailTakenError, Invite, InviteRejectedError
 from mcp_platform.auth.store import Account, AccountExistsError, ApiKeyRecord
 
 
@@ -46,3 +47,34 @@ class MemoryAccountStore:
     def set_services(self, account_id: str, services: frozenset[str]) -> None:
         with self._lock:
             self._accounts[account_id] = dataclasses.replace(self._accounts[account_id], services=services)
+
+
+class MemorySignupStore:
+    """Email claims and invites beside a `MemoryAccountStore`, with the DynamoDB store's all-or-nothing rule."""
+
+    def __init__(self, accounts: MemoryAccountStore) -> None:
+        self._accounts = accounts
+        self._emails: dict[str, str] = {}
+        self._invites: dict[str, tuple[Invite, int]] = {}
+        self._lock = threading.Lock()
+
+    def register(self, account: Account, email: str, invite: str | None, now: int) -> None:
+        with self._lock:
+            if email in self._emails:
+                raise EmailTakenError(email)
+            if invite is not None:
+                record, left = self._invites.get(invite, (None, 0))
+                if record is None or left < 1 or (record.expires_at is not None and record.expires_at <= now):
+                    raise InviteRejectedError(invite)
+            self._accounts.create_account(account)
+            self._emails[email] = account.account_id
+            if invite is not None:
+                self._invites[invite] = (record, left - 1)
+
+    def put_invite(self, invite: Invite) -> None:
+        with self._lock:
+            self._invites[invite.invite_id] = (invite, invite.uses)
+
+    def revoke_invite(self, invite_id: str) -> bool:
+        with self._lock:
+            return self._invites.pop(invite_id, None) is not None
