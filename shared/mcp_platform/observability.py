@@ -27,7 +27,7 @@ def tracer() -> Tracer:
     return Tracer()
 
 
-def traced_handler(handler: Handler) -> Handler:
+def traced_handler[Handler: Callable[..., Any]](handler: Handler) -> Handler:
     """X-Ray capture of a Lambda handler, or the handler itself when tracing is disabled.
 
     A disabled Powertools tracer still imports the X-Ray SDK and builds dummy

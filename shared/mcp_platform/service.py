@@ -66,7 +66,7 @@ class ServiceApp:
         implementations: Mapping[str, Implementation],
         registry: Registry | None = None,
     ) -> None:
-        registry = registry or load_registry()
+        registry = registry or load_registry([service])
         specs = {spec.name: spec for spec in registry.for_service(service)}
         if missing := sorted(set(specs) - set(implementations)):
             raise ValueError(f"service {service!r} has no implementation for {missing}")

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def page(items: Sequence[T], cursor: object, size: int) -> tuple[Sequence[T], str | None]:
+def page[T](items: Sequence[T], cursor: object, size: int) -> tuple[Sequence[T], str | None]:
     """One page of `items` from `cursor` (None: the start) and the cursor of the next page, if any."""
     start = 0 if cursor is None else _decode(cursor)
     if start > len(items):

@@ -36,5 +36,5 @@ def search_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
         },
         "summary_llm": {"provider": llm["provider"], "model": llm["model"]},
         "missing_settings": missing,
-        "tools": [spec.name for spec in load_registry().for_service("search")],
+        "tools": [spec.name for spec in load_registry(["search"]).for_service("search")],
     }
