@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -105,8 +105,6 @@ class CompareDraft(_Lenient):
     cells: list[CellDraft] = Field(default_factory=list)
     gaps: list[str] = Field(default_factory=list)
 
-
-DraftT = TypeVar("DraftT", bound=_Lenient)
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
 

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-T = TypeVar("T")
 
 
 def page[T](items: Sequence[T], cursor: object, size: int) -> tuple[Sequence[T], str | None]:
