@@ -63,7 +63,7 @@ class ServiceAppInvoker:
 
         self._apps = {s: importlib.import_module(w.module).app for s, w in template.service_functions().items()}
 
-    def invoke(self, service: str, request: Any) -> Any:
+    def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> Any:
         return self._apps[service].handle(request.model_dump(mode="json"))
 
 
@@ -82,7 +82,8 @@ def router_app(direct: bool = False) -> Any:
     from mcp_router.gateway import Dependencies, Gateway
     from mcp_router.settings import RouterSettings
 
-    store, ledger = MemoryAccountStore(), MemoryLedger()
+    store = MemoryAccountStore()
+    ledger = MemoryLedger(store)
     registry = load_registry()
     admin = AccountAdmin(store, ledger)
     admin.create_account("bench", frozenset(registry.services), 1000, account_id="acct_bench")
@@ -209,7 +210,7 @@ def import_time(tracing: bool) -> float:
         "API_KEYS_TABLE": "k",
         "LEDGER_TABLE": "l",
         "RATE_LIMIT_TABLE": "r",
-        "IDEMPOTENCY_TABLE": "i",
+        "CALLS_TABLE": "i",
         "POWERTOOLS_TRACE_DISABLED": "false" if tracing else "true",
         "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
     }
@@ -265,7 +266,7 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
     hello = load_registry().get("hello_ping")
 
     class Invoker:
-        def invoke(self, service: str, request: Any) -> ServiceReply:
+        def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> ServiceReply:
             return ServiceReply(structured_content={"ok": True, "tool": request.tool})
 
     counts: dict[str, int] = {}
@@ -281,7 +282,7 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         ddb = boto3.client("dynamodb")
         ddb.meta.events.register("before-call.dynamodb.*", count)
         store = DynamoAccountStore(ddb, "AccountsTable", "ApiKeysTable")
-        ledger = DynamoLedger(ddb, "AccountsTable", "LedgerTable", "IdempotencyTable")
+        ledger = DynamoLedger(ddb, "AccountsTable", "LedgerTable", "CallsTable")
         admin = AccountAdmin(store, ledger)
         admin.create_account("bench", frozenset({"hello", "bench"}), 100, account_id="acct_b")
         admin.issue_key("acct_b", KEY)

@@ -76,7 +76,7 @@ class LocalPlatform:
         env = os.environ
         admin = AccountAdmin(
             DynamoAccountStore(ddb, env["ACCOUNTS_TABLE"], env["API_KEYS_TABLE"]),
-            DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["IDEMPOTENCY_TABLE"]),
+            DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["CALLS_TABLE"]),
         )
         services = frozenset(load_registry().services)
         admin.create_account("local developer", services, self.dev_credits, account_id=DEV_ACCOUNT)

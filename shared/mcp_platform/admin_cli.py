@@ -23,7 +23,7 @@ from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.auth.signup import SignupMode
 from mcp_platform.auth.store import AccountExistsError
 from mcp_platform.billing.dynamodb import DynamoLedger
-from mcp_platform.billing.ledger import InsufficientCreditsError
+from mcp_platform.billing.ledger import InsufficientCreditsError, UnknownAccountError
 from mcp_platform.registry import load_registry
 
 LOCAL_AWS_PORT = int(os.environ.get("LOCAL_AWS_PORT", "4566"))
@@ -31,8 +31,8 @@ LOCAL_TABLES = {
     "accounts": "AccountsTable",
     "keys": "ApiKeysTable",
     "ledger": "LedgerTable",
-    "idem": "IdempotencyTable",
     "signups": "SignupsTable",
+    "idem": "CallsTable",
 }
 
 
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         result = _run(args)
-    except (AdminError, AccountExistsError, InsufficientCreditsError) as exc:
+    except (AdminError, AccountExistsError, InsufficientCreditsError, UnknownAccountError) as exc:
         print(f"mcp-admin: {exc}", file=sys.stderr)
         return 1
     except EndpointConnectionError as exc:

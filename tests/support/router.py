@@ -16,8 +16,8 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcp_platform.admin import AccountAdmin, SignupDesk
+from mcp_platform.auth.dynamodb import DynamoSignupStore
 from mcp_platform.auth.memory import MemoryAccountStore, MemorySignupStore
-from mcp_platform.billing.memory import MemoryLedger
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter
@@ -26,9 +26,14 @@ from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies, Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.settings import RouterSettings
+from tests.support import ledgers
+from tests.support.dynamo import TABLE_ENV
 
 if TYPE_CHECKING:
+    from mcp_platform.auth.store import AccountStore
+    from mcp_platform.billing.lifecycle import CallLedger
     from mcp_router.invoker import Invoker
+    from tests.support.clock import Clock
 
 MODERN = "2026-07-28"
 JSON_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
@@ -81,9 +86,11 @@ class ScriptedInvoker:
 
     steps: list[Step] = field(default_factory=list)
     calls: list[tuple[str, ServiceRequest]] = field(default_factory=list)
+    timeouts: list[float | None] = field(default_factory=list)
 
-    def invoke(self, service: str, request: ServiceRequest) -> ServiceReply:
+    def invoke(self, service: str, request: ServiceRequest, *, timeout_s: float | None = None) -> ServiceReply:
         self.calls.append((service, request))
+        self.timeouts.append(timeout_s)
         step = self.steps[min(len(self.calls), len(self.steps)) - 1] if self.steps else echo(request)
         if isinstance(step, Exception):
             raise step
@@ -98,8 +105,8 @@ def echo(request: ServiceRequest) -> ServiceReply:
 class Platform:
     gateway: Gateway
     deps: Dependencies
-    store: MemoryAccountStore
-    ledger: MemoryLedger
+    store: AccountStore
+    ledger: CallLedger
     limiter: MemoryRateLimiter
     admin: AccountAdmin
     invoker: Invoker
@@ -157,21 +164,33 @@ def platform(
     settings: RouterSettings | None = None,
     services: Iterable[str] | None = None,
     credits: int = 100,
+    clock: Clock | None = None,
+    adapter: str = "memory",
 ) -> Platform:
-    """An in-memory platform with one account (approved for `services`, default all) and one key."""
+    """An in-memory platform with one account (approved for `services`, default all) and one key.
+
+    With `clock`, deadlines and idempotent waits run on it (a wait moves it) instead of real time;
+    `adapter="dynamodb"` keeps accounts and credits in DynamoDB (moto must be active: the `aws` fixture).
+    """
     registry = registry or load_registry()
     if invoker is None:
         from localdev.invoker import InProcessInvoker
 
         invoker = InProcessInvoker()
     settings = settings or RouterSettings()
-    store, ledger, limiter = MemoryAccountStore(), MemoryLedger(), MemoryRateLimiter()
+    stores = ledgers.make(adapter)
+    store, ledger, limiter = stores.store, stores.ledger, MemoryRateLimiter()
     admin = AccountAdmin(store, ledger)
     approved = frozenset(registry.services if services is None else services)
     account = admin.create_account("tester", approved, credits, account_id="acct_test")
     key = admin.issue_key(account.account_id)
+    signup_store = (
+        MemorySignupStore(store)
+        if isinstance(store, MemoryAccountStore)
+        else DynamoSignupStore(stores.ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["SIGNUPS_TABLE"])
+    )
     signups = SignupDesk(
-        admin, MemorySignupStore(store), settings.signup_mode, frozenset(registry.services), settings.welcome_credits
+        admin, signup_store, settings.signup_mode, frozenset(registry.services), settings.welcome_credits
     )
     deps = Dependencies(
         registry=registry,
@@ -182,6 +201,7 @@ def platform(
         settings=settings,
         signups=signups,
         signup_limiter=MemoryRateLimiter(window_seconds=3600),
+        **({"clock": clock, "sleep": clock.sleep} if clock else {}),
     )
     return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key, signups)
 

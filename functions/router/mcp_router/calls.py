@@ -1,9 +1,12 @@
 """`tools/call`: validate, price, reserve, invoke, settle or refund, shape the result.
 
-This is the platform's one billing path. Arguments are validated before
-anything is charged; the price is reserved atomically before the service
-runs; an error reply, a waived charge or a failed invocation is refunded; a
-retry with the same Idempotency-Key replays the first result uncharged.
+The router's half of the platform's one billing path (`billing/lifecycle.py`
+is the other). Arguments are validated before anything is charged; the price
+is reserved before the service runs and the record's deadline is the router's
+own; an error reply or a waived charge is refunded; a retry with the same
+Idempotency-Key replays the first result uncharged. Whatever fails after the
+reservation, the call ends settled or refunded here, or by the sweep at its
+deadline, and the result says what stands.
 """
 
 from __future__ import annotations
@@ -14,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from mcp_platform.billing.ledger import (
-    Charge,
+from mcp_platform.billing.ledger import IdempotencyKey, InsufficientCreditsError
+from mcp_platform.billing.lifecycle import (
+    CallInProgressError,
+    CallRecord,
+    Calls,
+    CallStart,
+    CallState,
     IdempotencyConflictError,
-    IdempotencyKey,
-    IdempotentReplayError,
-    InsufficientCreditsError,
-    Ledger,
 )
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, ToolError, error_object
@@ -30,9 +34,14 @@ from mcp_platform.observability import logger
 from mcp_router.telemetry import record_call
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mcp_platform.registry import Registry, ToolSpec
     from mcp_router.auth import Principal
     from mcp_router.invoker import Invoker
+
+SETTLE_MARGIN_SECONDS = 2.0
+"""Time kept back from the router's deadline to settle or refund after the service answers."""
 
 
 @dataclass(frozen=True)
@@ -40,15 +49,33 @@ class CallContext:
     principal: Principal
     request_id: str
     rpc_id: Any
-    idempotency_header: str | None = None
+    deadline: float
+    """Epoch seconds at which the router itself stops (its Lambda's remaining time)."""
+    idempotency_scope: str | None = None
+    """The Idempotency-Key header; in a batch, the header and the member's JSON-RPC id."""
+
+
+MIN_INVOKE_SECONDS = 1.0
+"""Below this much time left, a service is not started (a billed call would be refunded anyway)."""
 
 
 class ToolCaller:
-    def __init__(self, registry: Registry, ledger: Ledger, invoker: Invoker, preview_tools: bool = False) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        calls: Calls,
+        invoker: Invoker,
+        *,
+        preview_tools: bool = False,
+        service_timeout_s: float = 25.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._registry = registry
-        self._ledger = ledger
+        self._calls = calls
         self._invoker = invoker
         self._preview = preview_tools
+        self._service_timeout = service_timeout_s
+        self._clock = clock
 
     def visible(self, spec: ToolSpec, principal: Principal) -> bool:
         """Whether `principal` may see and call `spec` (approved service; preview only when enabled)."""
@@ -85,84 +112,108 @@ class ToolCaller:
         price = spec.price_for(arguments)
         account_id = ctx.principal.account_id
         validated = arguments.model_dump(mode="json", exclude_unset=True)
-        charge: Charge | None = None
         # Read before reserving: the service sees the balance before this call, as ServiceRequest documents.
-        balance = self._ledger.balance(account_id) if spec.needs_balance else None
-        if price > 0:
-            idempotency = None
-            if ctx.idempotency_header:
-                idempotency = IdempotencyKey.for_call(
-                    account_id,
-                    ctx.idempotency_header,
-                    ctx.rpc_id,
-                    spec.name,
-                    orjson.dumps(validated, option=orjson.OPT_SORT_KEYS),
-                )
-            try:
-                charge = self._ledger.reserve(
-                    account_id, price, tool=spec.name, request_id=ctx.request_id, idempotency=idempotency
-                )
-            except InsufficientCreditsError as exc:
-                return _error_reply(
-                    f"insufficient credits: {spec.name} costs {price}, your balance is {exc.balance}",
-                    ErrorCode.INSUFFICIENT_CREDITS,
-                    price=price,
-                    balance=exc.balance,
-                ), 0
-            except IdempotentReplayError as exc:
-                if exc.result is None:
-                    return _error_reply(
-                        "this call already completed and was charged; its result was too large to keep for replay",
-                        ErrorCode.INTERNAL,
-                    ), 0
-                return ServiceReply.model_validate(exc.result), 0
-            except IdempotencyConflictError as exc:
-                return _error_reply(str(exc), ErrorCode.RATE_LIMITED), 0
-            except Exception:
-                # The store is unreachable: nothing was taken, the service is not called.
-                logger.exception("billing store unavailable", extra={"tool": spec.name})
-                return _error_reply(
-                    "billing is unavailable right now; nothing was charged, retry shortly",
-                    ErrorCode.UPSTREAM_UNAVAILABLE,
-                ), 0
+        balance = self._calls.ledger.balance(account_id) if spec.needs_balance else None
         request = ServiceRequest(
-            tool=spec.name,
-            arguments=validated,
-            account_id=account_id,
-            request_id=ctx.request_id,
-            balance=balance,
+            tool=spec.name, arguments=validated, account_id=account_id, request_id=ctx.request_id, balance=balance
         )
+        if price == 0:
+            return self._invoke(spec, request, ctx.deadline), 0
+        idempotency = None
+        if ctx.idempotency_scope:
+            arguments_json = orjson.dumps(validated, option=orjson.OPT_SORT_KEYS)
+            idempotency = IdempotencyKey.for_call(account_id, ctx.idempotency_scope, spec.name, arguments_json)
+        start = CallStart(account_id, spec.name, price, ctx.request_id, ctx.deadline, idempotency)
         try:
-            reply = self._invoker.invoke(spec.service, request)
+            outcome = self._calls.reserve(start, wait_until=ctx.deadline - SETTLE_MARGIN_SECONDS)
+        except InsufficientCreditsError as exc:
+            return _error_reply(
+                f"insufficient credits: {spec.name} costs {price}, your balance is {exc.balance}",
+                ErrorCode.INSUFFICIENT_CREDITS,
+                price=price,
+                balance=exc.balance,
+            ), 0
+        except IdempotencyConflictError as exc:
+            return _error_reply(f"{exc}: send a new Idempotency-Key for a new call", ErrorCode.IDEMPOTENCY_CONFLICT), 0
+        except CallInProgressError as exc:
+            return _error_reply(str(exc), ErrorCode.CALL_IN_PROGRESS), 0
+        except Exception:
+            # The store failed: the service is not called, and any reservation it took ends at the deadline.
+            logger.exception("billing store unavailable", extra={"tool": spec.name})
+            return _error_reply(
+                "billing is unavailable right now; the call did not run and nothing stays charged, retry shortly",
+                ErrorCode.UPSTREAM_UNAVAILABLE,
+            ), 0
+        if not isinstance(outcome, CallRecord):
+            if outcome.result is None:
+                return _error_reply(
+                    "this call already completed and was charged; its result was too large to keep for replay",
+                    ErrorCode.IDEMPOTENCY_CONFLICT,
+                ), 0
+            return ServiceReply.model_validate(outcome.result), 0
+        return self._finish(outcome, self._invoke(spec, request, ctx.deadline))
+
+    def _invoke(self, spec: ToolSpec, request: ServiceRequest, deadline: float) -> ServiceReply:
+        """Invoke with a timeout derived from the router's deadline, keeping time to settle or refund."""
+        budget = min(self._service_timeout + 1, deadline - self._clock() - SETTLE_MARGIN_SECONDS)
+        if budget < MIN_INVOKE_SECONDS:
+            return _error_reply(
+                f"{spec.service}: not enough time left in this request to run the tool; retry it",
+                ErrorCode.UPSTREAM_UNAVAILABLE,
+            )
+        try:
+            return self._invoker.invoke(spec.service, request, timeout_s=budget)
         except Exception:
             # Invokers turn failures into replies; this guard keeps a bug there from costing credits.
             logger.exception("invoker raised", extra={"tool": spec.name})
-            reply = _error_reply(f"{spec.service}: the service could not be reached", ErrorCode.UPSTREAM_UNAVAILABLE)
-        if charge is None:
-            return reply, 0
-        return self._settle(charge, reply)
+            return _error_reply(f"{spec.service}: the service could not be reached", ErrorCode.UPSTREAM_UNAVAILABLE)
 
-    def _settle(self, charge: Charge, reply: ServiceReply) -> tuple[ServiceReply, int]:
+    def _finish(self, record: CallRecord, reply: ServiceReply) -> tuple[ServiceReply, int]:
+        """Settle or refund `record`; the result states what stands, whichever store step fails."""
         if reply.is_error or reply.waive_charge:
-            try:
-                self._ledger.refund(charge, "error result" if reply.is_error else "waived by the service")
-            except Exception:
-                # The charge stands until reconciled: say which one, loudly, for the operator.
-                logger.exception(
-                    "refund failed; reconcile this charge",
-                    extra={"account_id": charge.account_id, "entry_id": charge.entry_id, "amount": charge.amount},
-                )
-            return reply.model_copy(
-                update={"structured_content": {**reply.structured_content, "credits_charged": 0}}
-            ), 0
-        structured = {
-            **reply.structured_content,
-            "credits_charged": charge.amount,
-            "credits_balance": self._ledger.balance(charge.account_id),
-        }
-        billed = reply.model_copy(update={"structured_content": structured})
-        self._ledger.settle(charge, billed.model_dump(mode="json"))
-        return billed, charge.amount
+            if self._refund(record, "error result" if reply.is_error else "waived by the service"):
+                return _with_credits(reply, 0), 0
+            # The charge stands until the sweep refunds it at the deadline: say so, never "0".
+            return _with_credits(reply, record.amount, record.balance_after), record.amount
+        billed = _with_credits(reply, record.amount, record.balance_after)
+        try:
+            settled = self._calls.settle(record, billed.model_dump(mode="json"))
+        except Exception:
+            logger.exception("settle failed; refunding", extra=_charge_log(record))
+            settled = False
+        if settled:
+            return billed, record.amount
+        # Not settled (the store failed, or the sweep ended the call first): the result is free.
+        if self._refund(record, "not settled: the result was delivered free"):
+            return _with_credits(reply, 0), 0
+        return billed, record.amount
+
+    def _refund(self, record: CallRecord, reason: str) -> bool:
+        """True when nothing stands: refunded now, or already refunded (by the sweep)."""
+        try:
+            if self._calls.refund(record, reason):
+                return True
+            current = self._calls.ledger.get_call(record.call_id)
+        except Exception:
+            logger.exception("refund failed; the sweep refunds this charge at its deadline", extra=_charge_log(record))
+            return False
+        return current is None or current.attempt != record.attempt or current.state is CallState.REFUNDED
+
+
+def _with_credits(reply: ServiceReply, charged: int, balance: int | None = None) -> ServiceReply:
+    structured = {**reply.structured_content, "credits_charged": charged}
+    if balance is not None:
+        structured["credits_balance"] = balance
+    return reply.model_copy(update={"structured_content": structured})
+
+
+def _charge_log(record: CallRecord) -> dict[str, Any]:
+    return {
+        "account_id": record.account_id,
+        "call_id": record.call_id,
+        "entry_id": record.entry_id,
+        "amount": record.amount,
+    }
 
 
 def _error_reply(message: str, code: str, **extra: Any) -> ServiceReply:

@@ -43,7 +43,10 @@ class Exchange:
     modern: bool
     request_id: str
     rpc_id: Any
-    idempotency_header: str | None = None
+    deadline: float
+    """Epoch seconds at which the router stops answering this request."""
+    idempotency_scope: str | None = None
+    """What identifies the call for an Idempotency-Key: the header; in a batch, header and JSON-RPC id."""
 
 
 Handler = Callable[[Exchange, dict[str, Any]], dict[str, Any]]
@@ -111,7 +114,7 @@ class Methods:
         return self._cacheable(ex, result, LIST_TTL_MS, "private")
 
     def tools_call(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
-        ctx = CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.idempotency_header)
+        ctx = CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.deadline, ex.idempotency_scope)
         return self._caller.call(ctx, params)
 
     def prompts_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:

@@ -34,6 +34,12 @@ class RouterSettings:
     signup_mode: SignupMode = SignupMode.INVITE
     signups_per_ip_per_hour: int = 5
     welcome_credits: int = 100
+    max_batch_size: int = 20
+    """Most messages in one legacy-era JSON-RPC batch; a larger batch is one Invalid Request error."""
+    service_timeout_seconds: float = 25.0
+    """Longest a service may run (its Lambda timeout)."""
+    router_timeout_seconds: float = 29.0
+    """The router's own budget when the runtime does not say (locally); in Lambda its remaining time."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> RouterSettings:
@@ -49,4 +55,7 @@ class RouterSettings:
             signup_mode=SignupMode(env.get("SIGNUP_MODE", "invite")),
             signups_per_ip_per_hour=int(env.get("SIGNUPS_PER_IP_PER_HOUR", "5")),
             welcome_credits=int(env.get("WELCOME_CREDITS", "100")),
+            max_batch_size=int(env.get("MAX_BATCH_SIZE", "20")),
+            service_timeout_seconds=float(env.get("SERVICE_TIMEOUT_SECONDS", "25")),
+            router_timeout_seconds=float(env.get("ROUTER_TIMEOUT_SECONDS", "29")),
         )
