@@ -47,7 +47,7 @@ class AccountAdmin:
 
     def issue_key(self, account_id: str, key: str | None = None) -> str:
         """Store a new key's hash and return the key itself; it is never retrievable again."""
-        self._account(account_id)
+        self.account(account_id)
         key = key or generate_key()
         if not is_well_formed(key):
             raise AdminError("an API key is mcp_ followed by 43 URL-safe characters")
@@ -61,17 +61,17 @@ class AccountAdmin:
             raise AdminError("no such key")
 
     def approve(self, account_id: str, services: frozenset[str], *, revoke: bool = False) -> frozenset[str]:
-        current = self._account(account_id).services
+        current = self.account(account_id).services
         updated = current - services if revoke else current | services
         self.store.set_services(account_id, updated)
         return updated
 
     def grant(self, account_id: str, amount: int, reason: str) -> int:
-        self._account(account_id)
+        self.account(account_id)
         return self.ledger.grant(account_id, amount, reason)
 
     def show(self, account_id: str, entries: int = 20) -> dict[str, Any]:
-        account = self._account(account_id)
+        account = self.account(account_id)
         return {
             "account_id": account.account_id,
             "name": account.name,
@@ -84,7 +84,8 @@ class AccountAdmin:
             "ledger": [e.to_wire() for e in self.ledger.entries(account_id, entries)],
         }
 
-    def _account(self, account_id: str) -> Account:
+    def account(self, account_id: str) -> Account:
+        """The account, or `AdminError` naming the id."""
         account = self.store.get_account(account_id)
         if account is None:
             raise AdminError(f"no account {account_id!r}")

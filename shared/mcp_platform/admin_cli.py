@@ -9,9 +9,12 @@ Where the tables are:
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import sys
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,6 +27,14 @@ from mcp_platform.auth.signup import SignupMode
 from mcp_platform.auth.store import AccountExistsError
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.ledger import InsufficientCreditsError, UnknownAccountError
+from mcp_platform.billing.usage import (
+    DynamoLedgerHistory,
+    InvalidUsageQueryError,
+    daily_totals,
+    parse_since,
+    read_all,
+    service_of_tool,
+)
 from mcp_platform.registry import load_registry
 
 LOCAL_AWS_PORT = int(os.environ.get("LOCAL_AWS_PORT", "4566"))
@@ -44,7 +55,14 @@ def _services(value: str) -> frozenset[str]:
     return frozenset(wanted)
 
 
-def _admin(args: argparse.Namespace) -> tuple[AccountAdmin, SignupDesk]:
+@dataclass(frozen=True)
+class _Stores:
+    admin: AccountAdmin
+    desk: SignupDesk
+    history: DynamoLedgerHistory
+
+
+def _stores(args: argparse.Namespace) -> _Stores:
     if args.local:
         ddb = boto3.client(
             "dynamodb",
@@ -79,11 +97,60 @@ def _admin(args: argparse.Namespace) -> tuple[AccountAdmin, SignupDesk]:
     admin = AccountAdmin(store, DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["idem"]))
     signups = DynamoSignupStore(ddb, tables["accounts"], tables["signups"])
     # Invites are issued whatever the deployment's mode; the router decides whether they are needed.
-    return admin, SignupDesk(admin, signups, SignupMode.INVITE, frozenset(), 0)
+    desk = SignupDesk(admin, signups, SignupMode.INVITE, frozenset(), 0)
+    return _Stores(admin, desk, DynamoLedgerHistory(ddb, tables["ledger"]))
+
+
+_CSV_COLUMNS = (
+    "created_at",
+    "entry_id",
+    "kind",
+    "service",
+    "tool",
+    "amount",
+    "balance_after",
+    "request_id",
+    "call_id",
+    "reason",
+)
+_TOTAL_COLUMNS = ("day", "service", "calls", "charged", "refunded", "net", "granted")
+
+
+def _usage(stores: _Stores, args: argparse.Namespace) -> Any:
+    """Every ledger entry since --since (newest first) and per-service totals by day."""
+    admin = stores.admin
+    admin.account(args.account_id)  # refuses an unknown account
+    registry = load_registry()
+    service_of = service_of_tool(lambda tool: spec.service if (spec := registry.get(tool)) else None)
+    since = parse_since(args.since) if args.since else None
+    balance = admin.ledger.balance(args.account_id)
+    rows = list(read_all(stores.history, args.account_id, balance, service_of, since))
+    totals = daily_totals(rows)
+    if args.format == "json":
+        return {
+            "account_id": args.account_id,
+            "balance": balance,
+            "since": since,
+            "entries": rows,
+            "totals_by_day": totals,
+        }
+    out = io.StringIO()
+    columns = _TOTAL_COLUMNS if args.totals else _CSV_COLUMNS
+    writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(totals if args.totals else rows)
+    return _Text(out.getvalue())
+
+
+class _Text(str):
+    """Output printed as it is (CSV), not as JSON."""
 
 
 def _run(args: argparse.Namespace) -> Any:
-    admin, desk = _admin(args)
+    stores = _stores(args)
+    admin, desk = stores.admin, stores.desk
+    if args.command == "usage":
+        return _usage(stores, args)
     if args.command == "invite":
         if args.action == "create":
             code, invite = desk.issue_invite(args.uses, None if args.days == 0 else args.days, args.note)
@@ -147,6 +214,11 @@ def parser() -> argparse.ArgumentParser:
     ic.add_argument("--note", default="", help="who it is for (stored with it)")
     ir = iv.add_parser("revoke", help="revoke an invite, given the code or its invite_id")
     ir.add_argument("code")
+    u = sub.add_parser("usage", help="every grant, charge and refund (newest first) and per-service totals by day")
+    u.add_argument("account_id")
+    u.add_argument("--since", help="from this date (YYYY-MM-DD, UTC) or ISO date-time; default: everything")
+    u.add_argument("--format", choices=("json", "csv"), default="json")
+    u.add_argument("--totals", action="store_true", help="with --format csv: the per-service daily totals instead")
     s = sub.add_parser("show", help="balance, keys and latest ledger entries")
     s.add_argument("account_id")
     s.add_argument("--entries", type=int, default=20)
@@ -157,14 +229,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         result = _run(args)
-    except (AdminError, AccountExistsError, InsufficientCreditsError, UnknownAccountError) as exc:
+    except (
+        AdminError,
+        AccountExistsError,
+        InvalidUsageQueryError,
+        InsufficientCreditsError,
+        UnknownAccountError,
+    ) as exc:
         print(f"mcp-admin: {exc}", file=sys.stderr)
         return 1
     except EndpointConnectionError as exc:
         hint = f" (is `make dev` running with LOCAL_AWS_PORT={LOCAL_AWS_PORT}?)" if args.local else ""
         print(f"mcp-admin: cannot reach {exc.kwargs.get('endpoint_url', 'the store')}{hint}", file=sys.stderr)
         return 1
-    print(json.dumps(result, indent=2, ensure_ascii=False))
+    if isinstance(result, _Text):
+        sys.stdout.write(result)
+    else:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0
 
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from mcp_platform.admin import AccountAdmin, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoSignupStore
 from mcp_platform.auth.memory import MemoryAccountStore, MemorySignupStore
+from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter
@@ -201,6 +202,7 @@ def platform(
         settings=settings,
         signups=signups,
         signup_limiter=MemoryRateLimiter(window_seconds=3600),
+        history=None if stores.ddb is None else DynamoLedgerHistory(stores.ddb, TABLE_ENV["LEDGER_TABLE"]),
         **({"clock": clock, "sleep": clock.sleep} if clock else {}),
     )
     return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key, signups)

@@ -17,6 +17,7 @@ import orjson
 
 from mcp_platform import docs
 from mcp_platform.billing.lifecycle import Calls
+from mcp_platform.billing.usage import MemoryLedgerHistory
 from mcp_platform.ids import request_id as new_request_id
 from mcp_platform.jsonrpc import (
     HEADER_MISMATCH,
@@ -32,6 +33,7 @@ from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.observability import logger
 from mcp_router.auth import KeyAuthenticator, Principal, extract_key
 from mcp_router.calls import ToolCaller
+from mcp_router.credits import CreditResources
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 
     from mcp_platform.admin import SignupDesk
     from mcp_platform.billing.lifecycle import CallLedger
+    from mcp_platform.billing.usage import LedgerHistory
     from mcp_platform.ratelimit.limiter import RateLimiter
     from mcp_platform.registry import Registry
     from mcp_router.invoker import Invoker
@@ -67,6 +70,8 @@ class Dependencies:
     """Self-service sign-up; None answers /api/auth/register as closed."""
     signup_limiter: RateLimiter | None = None
     """Per-source-address windows of an hour for sign-ups."""
+    history: LedgerHistory | None = None
+    """Ledger pages for credits://ledger and credits://usage; None reads them through `ledger.entries`."""
     clock: Callable[[], float] = time.time
     """Wall clock of deadlines (tests move it by hand)."""
     sleep: Callable[[float], None] = time.sleep
@@ -85,7 +90,9 @@ class Gateway:
             service_timeout_s=deps.settings.service_timeout_seconds,
             clock=deps.clock,
         )
-        self._methods = Methods(deps.registry, deps.ledger, caller, deps.settings)
+        history = deps.history or MemoryLedgerHistory(deps.ledger)
+        credit_resources = CreditResources(deps.ledger, history, deps.registry, deps.clock)
+        self._methods = Methods(deps.registry, credit_resources, caller, deps.settings)
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="batch")
         self._routes: dict[tuple[str, str], Callable[[HttpRequest], HttpResponse]] = {
             ("GET", "/health"): self._health,

@@ -13,6 +13,7 @@ from mcp_platform.admin import AccountAdmin, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.aws import client, configured_client
 from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.registry import load_registry
 from mcp_router.auth import KeyAuthenticator
@@ -58,4 +59,5 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         settings=settings,
         signups=signups,
         signup_limiter=DynamoRateLimiter(ddb, env["RATE_LIMIT_TABLE"], window_seconds=3600),
+        history=DynamoLedgerHistory(ddb, env["LEDGER_TABLE"]),
     )
