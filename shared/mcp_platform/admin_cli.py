@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import boto3
 from botocore.exceptions import EndpointConnectionError
 
+from mcp_platform import aws
 from mcp_platform.admin import AccountAdmin, AdminError, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.auth.signup import SignupMode
@@ -64,7 +64,7 @@ class _Stores:
 
 def _stores(args: argparse.Namespace) -> _Stores:
     if args.local:
-        ddb = boto3.client(
+        ddb = aws.configured_client(
             "dynamodb",
             endpoint_url=f"http://127.0.0.1:{LOCAL_AWS_PORT}",
             region_name="us-east-1",
@@ -73,8 +73,8 @@ def _stores(args: argparse.Namespace) -> _Stores:
         )
         tables = LOCAL_TABLES
     elif args.stack:
-        ddb = boto3.client("dynamodb")
-        outputs = boto3.client("cloudformation").describe_stacks(StackName=args.stack)["Stacks"][0]["Outputs"]
+        ddb = aws.client("dynamodb")
+        outputs = aws.client("cloudformation").describe_stacks(StackName=args.stack)["Stacks"][0]["Outputs"]
         by_key = {o["OutputKey"]: o["OutputValue"] for o in outputs}
         tables = {
             "accounts": by_key["AccountsTableName"],
@@ -84,7 +84,7 @@ def _stores(args: argparse.Namespace) -> _Stores:
             "signups": by_key.get("SignupsTableName", ""),
         }
     else:
-        ddb = boto3.client("dynamodb")
+        ddb = aws.client("dynamodb")
         env = os.environ
         tables = {
             "accounts": env["ACCOUNTS_TABLE"],

@@ -95,7 +95,7 @@ class StagingStore:
     """Account-scoped access to the staging bucket.
 
     Examples:
-        >>> store = StagingStore("my-bucket", boto3.client("s3"))
+        >>> store = StagingStore("my-bucket", aws.client("s3"))
         >>> obj = store.put("acct_1", b"%PDF-...", "application/pdf", filename="a.pdf")
         >>> store.presign_get("acct_1", obj)
     """

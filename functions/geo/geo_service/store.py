@@ -17,7 +17,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from botocore.config import Config
+
 from geo_service.layout import SCHEMA_VERSION
+from mcp_platform import aws
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.observability import logger
 
@@ -55,9 +58,8 @@ def fetch(source: Source, s3_client: Any = None) -> Path:
                 ErrorCode.UPSTREAM_UNAVAILABLE,
             )
         return source.path
-    import boto3  # only on the S3 path
-
-    client = s3_client or boto3.client("s3")
+    # boto3's managed transfer (parallel ranged GETs) for a file of several GB; imported only on this path.
+    client = s3_client or aws.transfer_client("s3", Config(read_timeout=60))
     partial = source.path.with_suffix(".part")
     started = time.monotonic()
     try:

@@ -14,9 +14,9 @@ import time
 import zlib
 from typing import Any
 
-import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
+from mcp_platform import aws
 from mcp_platform.observability import logger
 
 TABLE_ENV = "CACHE_TABLE"
@@ -38,7 +38,7 @@ class DynamoCache:
     @property
     def client(self) -> Any:
         if self._client is None:
-            self._client = boto3.client("dynamodb")
+            self._client = aws.client("dynamodb")
         return self._client
 
     def get(self, key: str) -> dict[str, Any] | None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from mcp_platform.aws import configured_client
 from mcp_platform.errors import ErrorCode, ToolError
 
 _THROTTLED = frozenset({"ThrottlingException", "ServiceQuotaExceededException", "TooManyRequestsException"})
@@ -21,7 +21,7 @@ class BedrockClient:
         self._model_id = model_id
         # botocore has no per-call timeout: a capped client reads for at most `timeout` and does not retry.
         config = Config(read_timeout=timeout, retries={"total_max_attempts": 1}) if timeout else None
-        self._client = boto3_client or boto3.client("bedrock-runtime", config=config)
+        self._client = boto3_client or configured_client("bedrock-runtime", config)
 
     def complete(self, *, system: str, user: str, max_tokens: int = 1024, temperature: float = 0.2) -> str:
         try:
