@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import boto3
+import httpx
 import pytest
 from botocore.stub import ANY, Stubber
 
@@ -128,12 +129,15 @@ def test_live_brief_with_bedrock(
     }
     stubber.add_response("converse", recorded("live_bedrock_brief.json", web), expected)
     timeouts: list[float | None] = []
+    llm = BedrockClient(model_id="amazon.nova-lite-v1:0", boto3_client=client)
+    given = llm.client_for
 
-    def bedrock(timeout: float | None = None) -> BedrockClient:
+    def capped(timeout: float | None) -> Any:
         timeouts.append(timeout)
-        return BedrockClient(model_id="amazon.nova-lite-v1:0", boto3_client=client)
+        return given(timeout)
 
-    monkeypatch.setattr(live, "llm_from_env", bedrock)
+    monkeypatch.setattr(llm, "client_for", capped)
+    monkeypatch.setattr(live, "llm_from_env", lambda: llm)
     with stubber:
         reply = call("research_brief", query=WEBB, depth="quick")
     stubber.assert_no_pending_responses()
@@ -233,8 +237,19 @@ def test_the_llm_client_honours_the_drafts_timeout(
 ) -> None:
     """The budget's draft timeout reaches the client, so a slow model cannot outlast the Lambda."""
     monkeypatch.setenv("LLM_PROVIDER", provider)
-    client = live.llm_from_env(timeout=7.5)._client
+    llm = live.llm_from_env()
+    assert llm is live.llm_from_env()  # built once per container, not per call
     if provider == "bedrock":
-        assert client.meta.config.read_timeout == 7.5 and client.meta.config.retries["total_max_attempts"] == 1
+        client = llm.client_for(7.5)
+        assert client.meta.config.read_timeout == 8 and client.meta.config.retries["total_max_attempts"] == 1
+        assert llm.client_for(7.1) is client  # one client per whole-second cap
     else:
-        assert client.timeout.read == 7.5
+        sent: dict[str, Any] = {}
+
+        def post(url: str, **kwargs: Any) -> httpx.Response:
+            sent.update(kwargs)
+            return httpx.Response(200, json={"candidates": [{"content": {"parts": [{"text": "ok"}]}}]})
+
+        monkeypatch.setattr(llm._client, "post", post)
+        assert llm.complete(system="s", user="u", timeout=7.5) == "ok"
+        assert sent["timeout"] == 7.5

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from typing import Any, Protocol
 
 from mcp_platform.errors import ToolError
@@ -20,8 +21,20 @@ class LlmClient(Protocol):
     name: str
     """`provider/model`, for status tools and results."""
 
-    def complete(self, *, system: str, user: str, max_tokens: int = 1024, temperature: float = 0.2) -> str:
-        """The model's answer to `user` under `system`; raises `ToolError` on any failure."""
+    def complete(
+        self,
+        *,
+        system: str,
+        user: str,
+        max_tokens: int = 1024,
+        temperature: float = 0.2,
+        timeout: float | None = None,
+    ) -> str:
+        """The model's answer to `user` under `system`; raises `ToolError` on any failure.
+
+        `timeout` (seconds) caps this call, for callers that must answer before their own
+        deadline; None keeps the client's default.
+        """
         ...
 
 
@@ -40,23 +53,26 @@ def llm_settings() -> dict[str, Any]:
     return {"provider": "gemini", "model": os.environ.get("GEMINI_MODEL") or DEFAULT_GEMINI_MODEL, "missing": missing}
 
 
-def llm_from_env(timeout: float | None = None) -> LlmClient:
-    """The client chosen by `LLM_PROVIDER` (gemini, the default, or bedrock).
+def llm_from_env() -> LlmClient:
+    """The container's client for `LLM_PROVIDER` (gemini, the default, or bedrock), built once.
 
-    `timeout` (seconds) caps each call, for callers that must answer before their own deadline;
-    None keeps the client's default.
+    The HTTP or boto client inside (TLS context, connection pool) is what a per-call
+    client would rebuild every time; per-call deadlines go to `complete(timeout=...)`.
+    A rotated Gemini key (read through the secrets cache) builds a new client.
     """
     settings = llm_settings()
-    if settings["provider"] == "bedrock":
+    if settings["provider"] not in ("gemini", "bedrock"):
+        raise ToolError(f"{PROVIDER_ENV} must be gemini or bedrock, not {settings['provider']!r}", NOT_CONFIGURED)
+    key = secret_from_env(GEMINI_KEY_ENV, "the Gemini API key") if settings["provider"] == "gemini" else ""
+    return _client(settings["provider"], settings["model"], key)
+
+
+@lru_cache(maxsize=4)
+def _client(provider: str, model: str, api_key: str) -> LlmClient:
+    if provider == "bedrock":
         from mcp_platform.llm.bedrock import BedrockClient
 
-        return BedrockClient(model_id=settings["model"], timeout=timeout)
-    if settings["provider"] != "gemini":
-        raise ToolError(f"{PROVIDER_ENV} must be gemini or bedrock, not {settings['provider']!r}", NOT_CONFIGURED)
-    from mcp_platform.llm.gemini import DEFAULT_TIMEOUT, GeminiClient
+        return BedrockClient(model_id=model)
+    from mcp_platform.llm.gemini import GeminiClient
 
-    return GeminiClient(
-        api_key=secret_from_env(GEMINI_KEY_ENV, "the Gemini API key"),
-        model=settings["model"],
-        timeout=timeout or DEFAULT_TIMEOUT,
-    )
+    return GeminiClient(api_key=api_key, model=model)

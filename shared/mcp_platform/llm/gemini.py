@@ -21,9 +21,18 @@ class GeminiClient:
         self.name = f"gemini/{model}"
         self._model = model
         self._key = api_key
+        self._timeout = timeout
         self._client = client or httpx.Client(timeout=timeout)
 
-    def complete(self, *, system: str, user: str, max_tokens: int = 1024, temperature: float = 0.2) -> str:
+    def complete(
+        self,
+        *,
+        system: str,
+        user: str,
+        max_tokens: int = 1024,
+        temperature: float = 0.2,
+        timeout: float | None = None,
+    ) -> str:
         body = {
             "systemInstruction": {"parts": [{"text": system}]},
             "contents": [{"role": "user", "parts": [{"text": user}]}],
@@ -31,7 +40,10 @@ class GeminiClient:
         }
         try:
             response = self._client.post(
-                f"{API}/{self._model}:generateContent", json=body, headers={"x-goog-api-key": self._key}
+                f"{API}/{self._model}:generateContent",
+                json=body,
+                headers={"x-goog-api-key": self._key},
+                timeout=timeout if timeout is not None else self._timeout,
             )
         except httpx.HTTPError as exc:
             raise ToolError(
