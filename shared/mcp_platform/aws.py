@@ -51,4 +51,5 @@ def transfer_client(service: str, config: Config | None = None) -> Any:
     import boto3
 
     merged = DEFAULT_CONFIG.merge(config) if config is not None else DEFAULT_CONFIG
-    return boto3.Session(botocore_session=session()).client(service, config=merged)
+    transfer_session: Any = boto3.Session(botocore_session=session())  # any service name, not the stubs' literals
+    return transfer_session.client(service, config=merged)

@@ -21,7 +21,7 @@ def transact(client: DynamoDBClient, items: list[dict[str, Any]]) -> None:
     """
     for attempt in range(CONFLICT_ATTEMPTS):
         try:
-            client.transact_write_items(TransactItems=items)  # type: ignore[arg-type]
+            client.transact_write_items(TransactItems=items)
             return
         except client.exceptions.TransactionCanceledException as exc:
             if "TransactionConflict" not in cancellation_reasons(exc) or attempt == CONFLICT_ATTEMPTS - 1:

@@ -184,10 +184,12 @@ class StagingStore:
 
     def presign_get(self, account_id: str, obj: StagedObject) -> str:
         """A fresh GET URL valid until the object expires (at most a day)."""
-        return self.client.generate_presigned_url(
-            "get_object",
-            Params={"Bucket": self.bucket, "Key": _key(account_id, obj.id)},
-            ExpiresIn=_url_lifetime(obj),
+        return str(
+            self.client.generate_presigned_url(
+                "get_object",
+                Params={"Bucket": self.bucket, "Key": _key(account_id, obj.id)},
+                ExpiresIn=_url_lifetime(obj),
+            )
         )
 
     def delete(self, account_id: str, staging_id: str) -> None:

@@ -33,7 +33,14 @@ def _read(plat: Platform, uri: str) -> dict:
 def test_resources_list_has_catalog_balance_and_one_payload_per_approved_service(plat: Platform) -> None:
     result = plat.rpc("resources/list")
     uris = [r["uri"] for r in result["resources"]]
-    assert uris == ["docs://catalog", "credits://balance", "docs://fake/payload", "docs://hello/payload"]
+    assert uris == [
+        "docs://catalog",
+        "credits://balance",
+        "credits://ledger",
+        "credits://usage",
+        "docs://fake/payload",
+        "docs://hello/payload",
+    ]
     for resource in result["resources"]:
         assert resource["name"] and resource["title"] and resource["mimeType"]
     assert "nextCursor" not in result
@@ -43,15 +50,22 @@ def test_resources_list_paginates() -> None:
     plat = platform(settings=RouterSettings(tools_page_size=1), services={"hello"})
     first = plat.rpc("resources/list")
     assert [r["uri"] for r in first["resources"]] == ["docs://catalog"]
-    second = plat.rpc("resources/list", {"cursor": first["nextCursor"]})
-    third = plat.rpc("resources/list", {"cursor": second["nextCursor"]})
-    assert [r["uri"] for r in second["resources"] + third["resources"]] == ["credits://balance", "docs://hello/payload"]
-    assert "nextCursor" not in third
+    rest, cursor = [], first["nextCursor"]
+    while cursor:
+        page = plat.rpc("resources/list", {"cursor": cursor})
+        assert len(page["resources"]) == 1
+        rest += [r["uri"] for r in page["resources"]]
+        cursor = page.get("nextCursor")
+    assert rest == ["credits://balance", "credits://ledger", "credits://usage", "docs://hello/payload"]
 
 
 def test_resource_templates_list(plat: Platform) -> None:
-    [template] = plat.rpc("resources/templates/list")["resourceTemplates"]
+    template, *credit_templates = plat.rpc("resources/templates/list")["resourceTemplates"]
     assert template["uriTemplate"] == "docs://{service}/payload"
+    assert [t["uriTemplate"] for t in credit_templates] == [
+        "credits://ledger{?since,limit,cursor}",
+        "credits://usage{?since}",
+    ]
     assert template["mimeType"] == "text/markdown"
 
 

@@ -23,6 +23,8 @@ from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.transport import TRANSPORT_ERROR
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from mcp_platform.admin import SignupDesk
     from mcp_platform.ratelimit.limiter import RateLimiter
     from mcp_router.settings import RouterSettings
@@ -31,7 +33,9 @@ PATH = "/api/auth/register"
 MAX_BODY_BYTES = 4096
 
 
-def _refusal(status: int, reason: str, message: str, code: int = TRANSPORT_ERROR, **headers: str) -> HttpResponse:
+def _refusal(
+    status: int, reason: str, message: str, code: int = TRANSPORT_ERROR, headers: Mapping[str, str] | None = None
+) -> HttpResponse:
     return HttpResponse.rpc_error(status, JsonRpcError(code, message, data={"reason": reason}), headers=headers)
 
 
@@ -43,7 +47,9 @@ class Registrar:
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         if request.method != "POST":
-            return _refusal(405, "method_not_allowed", "Method not allowed: POST a JSON body", allow="POST")
+            return _refusal(
+                405, "method_not_allowed", "Method not allowed: POST a JSON body", headers={"allow": "POST"}
+            )
         if self._desk.mode is SignupMode.CLOSED:
             return _refusal(403, "signup_closed", "Self-service sign-up is closed here; ask the operator for a key")
         signup = _parse(request)
@@ -56,7 +62,7 @@ class Registrar:
                 429,
                 "rate_limited",
                 f"Too Many Requests: {limit} sign-ups per hour from one address; retry later",
-                **{"retry-after": str(decision.retry_after())},
+                headers={"retry-after": str(decision.retry_after())},
             )
         try:
             registration = self._desk.register(signup)

@@ -62,14 +62,13 @@ class MemorySignupStore:
         with self._lock:
             if email in self._emails:
                 raise EmailTakenError(email)
-            if invite is not None:
-                record, left = self._invites.get(invite, (None, 0))
-                if record is None or left < 1 or (record.expires_at is not None and record.expires_at <= now):
-                    raise InviteRejectedError(invite)
+            held = self._invites.get(invite) if invite is not None else None
+            if invite is not None and not _usable(held, now):
+                raise InviteRejectedError(invite)
             self._accounts.create_account(account)
             self._emails[email] = account.account_id
-            if invite is not None:
-                self._invites[invite] = (record, left - 1)
+            if invite is not None and held is not None:
+                self._invites[invite] = (held[0], held[1] - 1)
 
     def put_invite(self, invite: Invite) -> None:
         with self._lock:
@@ -78,3 +77,11 @@ class MemorySignupStore:
     def revoke_invite(self, invite_id: str) -> bool:
         with self._lock:
             return self._invites.pop(invite_id, None) is not None
+
+
+def _usable(held: tuple[Invite, int] | None, now: int) -> bool:
+    """An invite exists, has a use left and has not expired."""
+    if held is None:
+        return False
+    invite, left = held
+    return left >= 1 and (invite.expires_at is None or invite.expires_at > now)

@@ -148,7 +148,7 @@ class DynamoLedger:
         return True
 
     def refund_call(self, record: CallRecord, reason: str) -> bool:
-        end = {
+        end: dict[str, Any] = {
             "TableName": self._calls,
             "Key": {"call_id": {"S": record.call_id}},
             "UpdateExpression": "SET #s = :refunded, reason = :why REMOVE open_shard",

@@ -223,9 +223,10 @@ def _post_json(client: httpx.Client, method: str, url: str, provider: str, **kwa
             f"search provider {provider} answered HTTP {response.status_code}", ErrorCode.UPSTREAM_UNAVAILABLE
         )
     try:
-        return response.json()
+        payload: dict[str, Any] = response.json()
     except ValueError:
         raise ToolError(f"search provider {provider} sent a non-JSON answer", ErrorCode.UPSTREAM_UNAVAILABLE) from None
+    return payload
 
 
 PROVIDERS: dict[str, type[SerperProvider] | type[BraveProvider]] = {"serper": SerperProvider, "brave": BraveProvider}
