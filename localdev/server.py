@@ -88,7 +88,10 @@ class LocalPlatform:
         from mcp_router.gateway import Gateway
         from mcp_router.wiring import dependencies_from_env
 
-        deps = dependencies_from_env(invoker=InProcessInvoker())
+        invoker = InProcessInvoker()
+        router = next(f for f in template.functions() if f.service == "router")
+        with environment.isolated(router):  # the router's settings see only the router's block
+            deps = dependencies_from_env(invoker=invoker)
         return GatewayApp(Gateway(deps), deps.settings.max_body_bytes)
 
     def serve(self) -> None:

@@ -163,7 +163,7 @@ def test_search_provider_failure_is_a_gap_and_costs_nothing(
 def test_without_a_search_key_research_is_not_live(
     provider_keys: respx.MockRouter, monkeypatch: pytest.MonkeyPatch, validate_output: Any
 ) -> None:
-    monkeypatch.delenv("SEARCH_API_KEY_PARAMETER")
+    monkeypatch.setenv("SEARCH_API_KEY_PARAMETER", "")  # what the template sets when no key is named
     reply = call("research_brief", query=WEBB, depth="quick")
     assert ok("research_brief", reply, validate_output)["meta"]["mode"] == "golden"
     assert not provider_keys.calls

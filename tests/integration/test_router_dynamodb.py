@@ -19,7 +19,7 @@ from mcp_platform.errors import error_object
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.wiring import dependencies_from_env
-from tests.support.dynamo import TABLE_ENV, count_requests
+from tests.support.dynamo import TABLE_ENV, count_requests, router_env
 from tests.support.router import JSON_HEADERS, ScriptedInvoker, fake_registry, fake_spec, message
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class Live:
 
 def _live(invoker: Any = None, credits: int = 10, **env: str) -> Live:
     deps = dependencies_from_env(
-        invoker=invoker or InProcessInvoker(), env={**TABLE_ENV, "KEY_CACHE_SECONDS": "30", **env}
+        invoker=invoker or InProcessInvoker(), env=router_env(**{"KEY_CACHE_SECONDS": "30", **env})
     )
     if isinstance(invoker, ScriptedInvoker):
         deps = dataclasses.replace(deps, registry=fake_registry(fake_spec("fake_paid", price=PRICE)))
@@ -169,7 +169,7 @@ def test_concurrent_billed_calls_through_the_gateway_never_overspend(billed: tup
 def test_the_rate_limit_is_shared_through_the_table() -> None:
     live = _live(RATE_LIMIT_PER_MINUTE="2")
     other_instance = Gateway(
-        dependencies_from_env(invoker=InProcessInvoker(), env={**TABLE_ENV, "RATE_LIMIT_PER_MINUTE": "2"})
+        dependencies_from_env(invoker=InProcessInvoker(), env=router_env(RATE_LIMIT_PER_MINUTE="2"))
     )
     ping = orjson.dumps(message("ping"))
     headers = {**JSON_HEADERS, "authorization": f"Bearer {live.key}"}

@@ -16,7 +16,7 @@ from mcp_platform.aws import client
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.wiring import dependencies_from_env
-from tests.support.dynamo import TABLE_ENV, count_requests
+from tests.support.dynamo import TABLE_ENV, count_requests, router_env
 from tests.support.router import JSON_HEADERS, message
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ def fresh_clients(aws: None) -> Iterator[None]:
 
 
 def _gateway(mode: str = "open", per_ip: str = "100") -> Gateway:
-    env = {**TABLE_ENV, "SIGNUP_MODE": mode, "SIGNUPS_PER_IP_PER_HOUR": per_ip, "WELCOME_CREDITS": "25"}
+    env = router_env(SIGNUP_MODE=mode, SIGNUPS_PER_IP_PER_HOUR=per_ip, WELCOME_CREDITS="25")
     return Gateway(dependencies_from_env(invoker=InProcessInvoker(), env=env))
 
 

@@ -49,3 +49,11 @@ def count_requests(client: Any) -> Iterator[RequestCounter]:
         yield counter
     finally:
         client.meta.events.unregister(event, unique_id="tests-count-requests")
+
+
+def router_env(**overrides: str) -> dict[str, str]:
+    """The router's template environment as the local default resolves it (tables by logical id), plus overrides."""
+    from localdev import environment, template
+
+    router = next(f for f in template.functions() if f.service == "router")
+    return {**environment.for_function(router), **overrides}

@@ -9,7 +9,6 @@ The file is opened `immutable`: SQLite takes no locks and never writes.
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from typing import Any
 from botocore.config import Config
 
 from geo_service.layout import SCHEMA_VERSION
+from geo_service.settings import Settings, settings
 from mcp_platform import aws
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.observability import logger
@@ -30,7 +30,6 @@ except ImportError:  # pragma: no cover - the local interpreter's SQLite is rece
     import sqlite3  # type: ignore[no-redef]
 
 DEFAULT_LOCAL_DB = Path(__file__).resolve().parents[3] / "build" / "geo" / "geo-small.sqlite"
-TMP_DIR = Path(os.environ.get("GEO_DB_TMP_DIR", "/tmp"))
 
 
 @dataclass(frozen=True)
@@ -40,12 +39,14 @@ class Source:
     key: str | None = None
 
 
-def configured_source(env: dict[str, str] | None = None) -> Source:
-    env = dict(os.environ) if env is None else env
-    if path := env.get("GEO_DB_PATH"):
-        return Source(Path(path))
-    if (bucket := env.get("GEO_DB_BUCKET")) and (key := env.get("GEO_DB_KEY")):
-        return Source(TMP_DIR / f"geo-{Path(key).name}", bucket, key)
+def configured_source(config: Settings) -> Source:
+    """A database file named by GEO_DB_PATH, else the S3 object (downloaded to GEO_DB_TMP_DIR), else the local build."""
+    if config.geo_db_path:
+        return Source(Path(config.geo_db_path))
+    if config.geo_db_bucket and config.geo_db_key:
+        return Source(
+            Path(config.geo_db_tmp_dir) / f"geo-{Path(config.geo_db_key).name}", config.geo_db_bucket, config.geo_db_key
+        )
     return Source(DEFAULT_LOCAL_DB)
 
 
@@ -126,7 +127,7 @@ def get_db() -> GeoDb:
     if _db is None:
         with _db_lock:
             if _db is None:
-                db = GeoDb(fetch(configured_source()))
+                db = GeoDb(fetch(configured_source(settings())))
                 db.check_schema()
                 _db = db
     return _db

@@ -86,7 +86,7 @@ class Gateway:
             deps.registry,
             calls,
             deps.invoker,
-            preview_tools=deps.settings.preview_tools,
+            preview_tools=deps.settings.enable_preview_tools,
             service_timeout_s=deps.settings.service_timeout_seconds,
             clock=deps.clock,
         )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 import zlib
 from typing import Any
@@ -19,7 +18,6 @@ from botocore.exceptions import BotoCoreError, ClientError
 from mcp_platform import aws
 from mcp_platform.observability import logger
 
-TABLE_ENV = "CACHE_TABLE"
 _MAX_ITEM_BYTES = 350_000
 
 
@@ -31,8 +29,8 @@ def cache_key(*parts: object) -> str:
 class DynamoCache:
     """Get/put JSON values with a TTL. Failures are logged and treated as misses, never raised."""
 
-    def __init__(self, table_name: str | None = None, boto3_client: Any = None) -> None:
-        self._table = table_name or os.environ.get(TABLE_ENV, "")
+    def __init__(self, table_name: str, boto3_client: Any = None) -> None:
+        self._table = table_name
         self._client = boto3_client
 
     @property

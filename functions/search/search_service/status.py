@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING, Any
 from mcp_platform.llm import llm_settings
 from mcp_platform.registry import load_registry
 from mcp_platform.search import DEFAULT_GL, DEFAULT_HL, PROVIDERS, missing_settings, provider_name
-from mcp_platform.secrets import is_configured
-from search_service.cache import TABLE_ENV
 from search_service.pages import page_ttl
 from search_service.results import results_ttl
+from search_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
@@ -32,7 +31,7 @@ def search_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
             "web_results_ttl_s": results_ttl(),
             "pages_ttl_s": page_ttl(),
             "news": "never cached",
-            "enabled": is_configured(TABLE_ENV),
+            "enabled": bool(settings().cache_table),
         },
         "summary_llm": {"provider": llm["provider"], "model": llm["model"]},
         "missing_settings": missing,
