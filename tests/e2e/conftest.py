@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import httpx
 import pytest
 
+from localdev import environment
 from mcp_platform.auth.keys import generate_key
 
 if TYPE_CHECKING:
@@ -50,8 +51,11 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def local_server() -> Iterator[LocalServer]:
     port, aws_port, key = _free_port(), _free_port(), generate_key()
+    # The server resolves template.yaml itself; the template values tests/conftest.py put into this
+    # process (for in-process handlers) must not reach it as shell overrides.
+    inherited = {k: v for k, v in os.environ.items() if k not in environment.template_names()}
     env = {
-        **os.environ,
+        **inherited,
         "PORT": str(port),
         "LOCAL_AWS_PORT": str(aws_port),
         "DEV_API_KEY": key,

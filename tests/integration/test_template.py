@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from localdev import template
+from localdev import environment, template
 from mcp_platform.dispatch import ServiceReply
 
 if TYPE_CHECKING:
@@ -52,7 +52,9 @@ def test_service_functions_are_private_and_named_for_the_router() -> None:
 
 
 def _invoke(wiring: template.FunctionWiring, event: Path) -> object:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(wiring.code_dir), str(ROOT / "shared")])}
+    # Nothing of the template's from this process: the harness gives the function its own block and Globals.
+    inherited = {k: v for k, v in os.environ.items() if k not in environment.template_names()}
+    env = {**inherited, "PYTHONPATH": os.pathsep.join([str(wiring.code_dir), str(ROOT / "shared")])}
     env.pop("AWS_ENDPOINT_URL", None)
     run = subprocess.run(
         [sys.executable, str(HARNESS), wiring.logical_id, str(event)],
