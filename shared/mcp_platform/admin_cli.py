@@ -3,7 +3,9 @@
 Where the tables are:
   --stack NAME        a deployed stack (reads its outputs; AWS credentials from the usual places)
   --local             the running `make dev` store (moto on 127.0.0.1, tables named as in template.yaml)
-  otherwise           ACCOUNTS_TABLE, API_KEYS_TABLE, LEDGER_TABLE from the environment
+  otherwise           ACCOUNTS_TABLE, API_KEYS_TABLE, LEDGER_TABLE, CALLS_TABLE from the environment
+
+`reconcile` runs the scheduled sweep by hand and prints what it fixed.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from mcp_platform.auth.signup import SignupMode
 from mcp_platform.auth.store import AccountExistsError
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.ledger import InsufficientCreditsError, UnknownAccountError
+from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.billing.usage import (
     DynamoLedgerHistory,
     InvalidUsageQueryError,
@@ -42,8 +45,8 @@ LOCAL_TABLES = {
     "accounts": "AccountsTable",
     "keys": "ApiKeysTable",
     "ledger": "LedgerTable",
+    "calls": "CallsTable",
     "signups": "SignupsTable",
-    "idem": "CallsTable",
 }
 
 
@@ -80,7 +83,7 @@ def _stores(args: argparse.Namespace) -> _Stores:
             "accounts": by_key["AccountsTableName"],
             "keys": by_key["ApiKeysTableName"],
             "ledger": by_key["LedgerTableName"],
-            "idem": "",
+            "calls": by_key["CallsTableName"],
             "signups": by_key.get("SignupsTableName", ""),
         }
     else:
@@ -90,11 +93,11 @@ def _stores(args: argparse.Namespace) -> _Stores:
             "accounts": env["ACCOUNTS_TABLE"],
             "keys": env["API_KEYS_TABLE"],
             "ledger": env["LEDGER_TABLE"],
-            "idem": "",
+            "calls": env["CALLS_TABLE"],
             "signups": env.get("SIGNUPS_TABLE", ""),
         }
     store = DynamoAccountStore(ddb, tables["accounts"], tables["keys"])
-    admin = AccountAdmin(store, DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["idem"]))
+    admin = AccountAdmin(store, DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["calls"]))
     signups = DynamoSignupStore(ddb, tables["accounts"], tables["signups"])
     # Invites are issued whatever the deployment's mode; the router decides whether they are needed.
     desk = SignupDesk(admin, signups, SignupMode.INVITE, frozenset(), 0)
@@ -151,6 +154,12 @@ def _run(args: argparse.Namespace) -> Any:
     admin, desk = stores.admin, stores.desk
     if args.command == "usage":
         return _usage(stores, args)
+    if args.command == "reconcile":
+        ledger: Any = admin.ledger
+        report = Calls(ledger).sweep().to_wire()
+        if args.audit:
+            report["audit"] = ledger.audit(args.audit).to_wire()
+        return report
     if args.command == "invite":
         if args.action == "create":
             code, invite = desk.issue_invite(args.uses, None if args.days == 0 else args.days, args.note)
@@ -219,6 +228,8 @@ def parser() -> argparse.ArgumentParser:
     u.add_argument("--since", help="from this date (YYYY-MM-DD, UTC) or ISO date-time; default: everything")
     u.add_argument("--format", choices=("json", "csv"), default="json")
     u.add_argument("--totals", action="store_true", help="with --format csv: the per-service daily totals instead")
+    rc = sub.add_parser("reconcile", help="end billed calls left reserved past their deadline; print what was fixed")
+    rc.add_argument("--audit", metavar="ACCOUNT", help="also check ACCOUNT's balance against its whole ledger")
     s = sub.add_parser("show", help="balance, keys and latest ledger entries")
     s.add_argument("account_id")
     s.add_argument("--entries", type=int, default=20)

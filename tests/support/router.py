@@ -8,6 +8,7 @@ account and key; `Platform.post()` sends one `POST /mcp` and returns the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -170,7 +171,7 @@ def platform(
 ) -> Platform:
     """An in-memory platform with one account (approved for `services`, default all) and one key.
 
-    With `clock`, deadlines and idempotent waits run on it (a wait moves it) instead of real time;
+    With `clock`, deadlines, rate-limit windows and idempotent waits run on it (a wait moves it);
     `adapter="dynamodb"` keeps accounts and credits in DynamoDB (moto must be active: the `aws` fixture).
     """
     registry = registry or load_registry()
@@ -180,7 +181,7 @@ def platform(
         invoker = InProcessInvoker()
     settings = settings or RouterSettings()
     stores = ledgers.make(adapter)
-    store, ledger, limiter = stores.store, stores.ledger, MemoryRateLimiter()
+    store, ledger, limiter = stores.store, stores.ledger, MemoryRateLimiter(clock or time.time)
     admin = AccountAdmin(store, ledger)
     approved = frozenset(registry.services if services is None else services)
     account = admin.create_account("tester", approved, credits, account_id="acct_test")

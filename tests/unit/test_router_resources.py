@@ -35,6 +35,7 @@ def test_resources_list_has_catalog_balance_and_one_payload_per_approved_service
     uris = [r["uri"] for r in result["resources"]]
     assert uris == [
         "docs://catalog",
+        "docs://errors",
         "credits://balance",
         "credits://ledger",
         "credits://usage",
@@ -50,13 +51,17 @@ def test_resources_list_paginates() -> None:
     plat = platform(settings=RouterSettings(tools_page_size=1), services={"hello"})
     first = plat.rpc("resources/list")
     assert [r["uri"] for r in first["resources"]] == ["docs://catalog"]
-    rest, cursor = [], first["nextCursor"]
-    while cursor:
-        page = plat.rpc("resources/list", {"cursor": cursor})
-        assert len(page["resources"]) == 1
-        rest += [r["uri"] for r in page["resources"]]
-        cursor = page.get("nextCursor")
-    assert rest == ["credits://balance", "credits://ledger", "credits://usage", "docs://hello/payload"]
+    pages = [first]
+    while "nextCursor" in pages[-1]:
+        pages.append(plat.rpc("resources/list", {"cursor": pages[-1]["nextCursor"]}))
+    assert [r["uri"] for page in pages[1:] for r in page["resources"]] == [
+        "docs://errors",
+        "credits://balance",
+        "credits://ledger",
+        "credits://usage",
+        "docs://hello/payload",
+    ]
+    assert all(len(page["resources"]) == 1 for page in pages)
 
 
 def test_resource_templates_list(plat: Platform) -> None:

@@ -18,7 +18,8 @@ FUNCTIONS = template.functions()
 def _settings_class(wiring: template.FunctionWiring) -> type[FunctionSettings]:
     if wiring.service == "router":
         return RouterSettings
-    return type(importlib.import_module(wiring.module).app.settings)
+    module = importlib.import_module(wiring.module)
+    return type(module.app.settings if hasattr(module, "app") else module.settings)
 
 
 @pytest.mark.parametrize("wiring", FUNCTIONS, ids=[f.logical_id for f in FUNCTIONS])

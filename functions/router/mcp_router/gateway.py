@@ -168,7 +168,7 @@ class Gateway:
                 429,
                 JsonRpcError(TRANSPORT_ERROR, _rate_message(calls, limit, decision.remaining)),
                 _request_id_of(body),
-                headers={**rate_headers, "retry-after": str(decision.retry_after())},
+                headers={**rate_headers, "retry-after": str(decision.retry_after(self._deps.clock()))},
             )
         response = parse_error() if body is _UNPARSABLE else self._rpc(request, body, principal)
         response.headers.update(rate_headers)

@@ -29,9 +29,10 @@ if TYPE_CHECKING:
 INSTRUCTIONS = (
     "Tools are grouped by service (<service>_<verb>). Each tool's description says what it costs in credits; "
     "*_status tools and hello_ping are free, and failed calls are never charged. Billed results carry "
-    "credits_charged and credits_balance. Read docs://catalog for every tool and price, "
-    "docs://<service>/payload for a service's exact contracts, credits://balance for your balance, "
-    "credits://ledger for every charge and refund (paged, ?since=YYYY-MM-DD) and credits://usage for totals by day."
+    "credits_charged and credits_balance. Read docs://catalog for every tool and price, docs://errors for "
+    "error codes and which are worth retrying, docs://<service>/payload for a service's exact contracts, "
+    "credits://balance for your balance, credits://ledger for every charge and refund (paged, "
+    "?since=YYYY-MM-DD) and credits://usage for totals by day."
 )
 LIST_TTL_MS = 300_000
 """Tool lists and docs change only on deploy: five minutes of client caching is safe."""
@@ -138,6 +139,12 @@ class Methods:
                 "title": "Tool catalogue and prices",
                 "mimeType": "text/markdown",
             },
+            {
+                "uri": "docs://errors",
+                "name": "errors",
+                "title": "Error codes: which a retry can help, and what each means",
+                "mimeType": "text/markdown",
+            },
             *credits.RESOURCES,
             *(
                 {
@@ -185,6 +192,8 @@ class Methods:
     def _doc(self, ex: Exchange, uri: str) -> str | None:
         if uri == "docs://catalog":
             return docs.catalog(self._registry, self._services(ex))
+        if uri == "docs://errors":
+            return docs.errors()
         service = uri.removeprefix("docs://").removesuffix("/payload")
         if uri == f"docs://{service}/payload" and service in self._services(ex):
             return docs.service_payload(self._registry, service, self._settings.public_url)

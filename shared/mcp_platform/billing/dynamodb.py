@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 import time
 import zlib
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -40,9 +41,11 @@ from mcp_platform.billing.ledger import (
     now_iso,
     refund_entry_id,
 )
-from mcp_platform.billing.lifecycle import CallExistsError, CallRecord, CallStart, CallState, new_call_id
+from mcp_platform.billing.lifecycle import Audit, CallExistsError, CallRecord, CallStart, CallState, new_call_id
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from mypy_boto3_dynamodb import DynamoDBClient
 
 _MAX_STORED_RESULT = 350_000
@@ -62,6 +65,11 @@ class DynamoLedger:
         self._accounts = accounts_table
         self._ledger = ledger_table
         self._calls = calls_table
+
+    @classmethod
+    def from_env(cls, client: DynamoDBClient, env: Mapping[str, str]) -> DynamoLedger:
+        """The tables template.yaml names in ACCOUNTS_TABLE, LEDGER_TABLE and CALLS_TABLE."""
+        return cls(client, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["CALLS_TABLE"])
 
     # -- Ledger
 
@@ -122,7 +130,7 @@ class DynamoLedger:
             self._claim(record, now, replaces)
         entry_id = new_entry_id()
         balance_after = self._debit(record, entry_id)
-        record = CallRecord(**{**record.__dict__, "entry_id": entry_id, "balance_after": balance_after})
+        record = replace(record, entry_id=entry_id, balance_after=balance_after)
         self._record_charge(record, now)
         return record
 
@@ -148,11 +156,13 @@ class DynamoLedger:
         return True
 
     def refund_call(self, record: CallRecord, reason: str) -> bool:
+        # A claim that was never charged has nothing to give back: the record just ends.
+        condition = _STILL_RESERVED if record.charged else f"{_STILL_RESERVED} AND attribute_not_exists(entry_id)"
         end: dict[str, Any] = {
             "TableName": self._calls,
             "Key": {"call_id": {"S": record.call_id}},
             "UpdateExpression": "SET #s = :refunded, reason = :why REMOVE open_shard",
-            "ConditionExpression": _STILL_RESERVED,
+            "ConditionExpression": condition,
             "ExpressionAttributeNames": {"#s": "state"},
             "ExpressionAttributeValues": {
                 ":refunded": {"S": str(CallState.REFUNDED)},
@@ -161,8 +171,6 @@ class DynamoLedger:
             },
         }
         if not record.charged:
-            # A claim that was never charged: nothing to give back, the record just ends.
-            end["ConditionExpression"] += " AND attribute_not_exists(entry_id)"
             try:
                 self._ddb.update_item(**end)
             except self._ddb.exceptions.ConditionalCheckFailedException:
@@ -224,6 +232,29 @@ class DynamoLedger:
                     reversed_.append(_journal_record(account_id, journal))
         return reversed_
 
+    def audit(self, account_id: str) -> Audit:
+        item = self._ddb.get_item(
+            TableName=self._accounts, Key={"account_id": {"S": account_id}}, ConsistentRead=True
+        ).get("Item", {})
+        journals = [v["M"] for k, v in item.items() if k.startswith("j_") and "M" in v]
+        pages = self._ddb.get_paginator("query").paginate(
+            TableName=self._ledger,
+            KeyConditionExpression="account_id = :a",
+            ExpressionAttributeValues={":a": {"S": account_id}},
+            ProjectionExpression="amount",
+            ConsistentRead=True,
+        )
+        amounts = [int(i["amount"]["N"]) for page in pages for i in page["Items"]]
+        return Audit(
+            account_id=account_id,
+            balance=int(item.get("balance", {}).get("N", "0")),
+            ledger_sum=sum(amounts),
+            entries=len(amounts),
+            changes=int(item.get("seq", {}).get("N", "0")),
+            journals=len(journals),
+            journalled=sum(int(j["amount"]["N"]) for j in journals),
+        )
+
     # -- steps of open_call
 
     def _claim(self, record: CallRecord, now: float, replaces: int | None) -> None:
@@ -247,7 +278,7 @@ class DynamoLedger:
                 TableName=self._calls, Key={"call_id": {"S": record.call_id}}, ConsistentRead=True
             ).get("Item")
             if not old:  # released in between: let the caller try again
-                raise CallExistsError(CallRecord(**{**record.__dict__, "state": CallState.REFUNDED})) from None
+                raise CallExistsError(replace(record, state=CallState.REFUNDED)) from None
             raise CallExistsError(_record_of(old)) from None
 
     def _debit(self, record: CallRecord, entry_id: str) -> int:

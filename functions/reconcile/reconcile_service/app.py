@@ -1,0 +1,41 @@
+"""Lambda entry of the reconciliation sweep (template: `reconcile_service.app.handler`, on a schedule).
+
+Ends every billed call still `reserved` after its deadline and reverses charges
+that were taken but never recorded (`Calls.sweep`); each fix is one conditional
+write keyed by the charge, so overlapping runs and `mcp-admin reconcile` can
+never refund twice. Returns (and logs) what it fixed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit
+
+from mcp_platform.aws import client
+from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.lifecycle import Calls
+from mcp_platform.observability import logger, metrics
+from mcp_platform.settings import FunctionSettings
+
+
+class ReconcileSettings(FunctionSettings):
+    accounts_table: str = ""
+    ledger_table: str = ""
+    calls_table: str = ""
+
+
+settings = ReconcileSettings.from_env()
+"""Parsed at import, the cold start: a table missing from the template block fails here."""
+
+
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    ledger = DynamoLedger(client("dynamodb"), settings.accounts_table, settings.ledger_table, settings.calls_table)
+    report = Calls(ledger).sweep().to_wire()
+    fixed = len(report["reversed"]) + len(report["refunded"]) + len(report["settled"])
+    (logger.warning if fixed else logger.info)("reconciliation sweep", extra=report)
+    # What ReconcileAlarm watches: anything fixed means a router died mid-call or a refund failed.
+    metrics.add_metric(name="reconciled_calls", unit=MetricUnit.Count, value=fixed)
+    metrics.add_metric(name="reconciled_credits", unit=MetricUnit.Count, value=report["credits_returned"])
+    metrics.flush_metrics()
+    return report
