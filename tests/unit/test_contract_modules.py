@@ -39,6 +39,7 @@ ALLOWED = (
     "json",
     "pathlib",
     "re",
+    "email.headerregistry",
     "pydantic",
     "annotated_types",
     "mcp_platform.contracts",
