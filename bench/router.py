@@ -410,7 +410,7 @@ def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
             "API_KEYS_TABLE": "ApiKeysTable",
             "LEDGER_TABLE": "LedgerTable",
             "RATE_LIMIT_TABLE": "RateLimitTable",
-            "IDEMPOTENCY_TABLE": "IdempotencyTable",
+            "CALLS_TABLE": "CallsTable",
             "SERVICE_FUNCTION_PREFIX": "bench-",
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",
@@ -429,7 +429,7 @@ def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
         create_tables(ddb)
         admin = AccountAdmin(
             DynamoAccountStore(ddb, "AccountsTable", "ApiKeysTable"),
-            DynamoLedger(ddb, "AccountsTable", "LedgerTable", "IdempotencyTable"),
+            DynamoLedger(ddb, "AccountsTable", "LedgerTable", "CallsTable"),
         )
         admin.create_account("cold", frozenset({"hello"}), 10, account_id="acct_cold")
         admin.issue_key("acct_cold", COLD_KEY)

@@ -78,7 +78,7 @@ def _run_router(stack: dict[str, str], events: list[dict[str, Any]]) -> list[dic
         "API_KEYS_TABLE": "ApiKeysTable",
         "LEDGER_TABLE": "LedgerTable",
         "RATE_LIMIT_TABLE": "RateLimitTable",
-        "IDEMPOTENCY_TABLE": "IdempotencyTable",
+        "CALLS_TABLE": "CallsTable",
     }
     env.pop("AWS_ENDPOINT_URL", None)
     run = subprocess.run(

@@ -13,13 +13,13 @@ from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.billing.dynamodb import DynamoLedger
 
 # The local store names tables by their template logical ids (localdev.store.create_tables).
-ACCOUNTS, KEYS, LEDGER, IDEMPOTENCY = "AccountsTable", "ApiKeysTable", "LedgerTable", "IdempotencyTable"
+ACCOUNTS, KEYS, LEDGER, CALLS = "AccountsTable", "ApiKeysTable", "LedgerTable", "CallsTable"
 
 
 def local_admin(endpoint: str) -> AccountAdmin:
     """An `AccountAdmin` over the DynamoDB tables at `endpoint` (http://127.0.0.1:PORT)."""
     ddb = boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1")
-    return AccountAdmin(DynamoAccountStore(ddb, ACCOUNTS, KEYS), DynamoLedger(ddb, ACCOUNTS, LEDGER, IDEMPOTENCY))
+    return AccountAdmin(DynamoAccountStore(ddb, ACCOUNTS, KEYS), DynamoLedger(ddb, ACCOUNTS, LEDGER, CALLS))
 
 
 def fresh_account(endpoint: str, services: frozenset[str], credits: int) -> tuple[str, str]:

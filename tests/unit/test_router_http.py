@@ -224,7 +224,7 @@ def test_over_the_rate_is_429_with_retry_after() -> None:
     assert plat.post(PING).status == 200
     assert plat.post(PING).status == 200
     response = plat.post(message("ping", rpc_id="over-7"))
-    assert_rpc_error(response, 429, TRANSPORT_ERROR, rpc_id="over-7")  # the request's id is echoed
+    assert_rpc_error(response, 429, TRANSPORT_ERROR, rpc_id="over-7")
     assert response.headers["x-ratelimit-reset"] == "6060"
     assert response.headers["retry-after"] == "45"
     assert response.headers["x-ratelimit-limit"] == "2"

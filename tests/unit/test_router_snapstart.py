@@ -59,7 +59,7 @@ def test_snapstart_hooks_prime_before_and_renew_after() -> None:
         "API_KEYS_TABLE": "ApiKeysTable",
         "LEDGER_TABLE": "LedgerTable",
         "RATE_LIMIT_TABLE": "RateLimitTable",
-        "IDEMPOTENCY_TABLE": "IdempotencyTable",
+        "CALLS_TABLE": "CallsTable",
         "POWERTOOLS_TRACE_DISABLED": "true",
     }
     run = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=False)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform.llm import llm_settings
+from mcp_platform.provider_status import provider_status
 from mcp_platform.registry import load_registry
-from mcp_platform.search import DEFAULT_GL, DEFAULT_HL, PROVIDERS, missing_settings, provider_name
+from mcp_platform.search import DEFAULT_GL, DEFAULT_HL, PROVIDERS
 from search_service.pages import page_ttl
 from search_service.results import results_ttl
 from search_service.settings import settings
@@ -18,13 +18,13 @@ if TYPE_CHECKING:
 
 def search_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
     """No network call and no secret read: only whether each setting is present."""
-    provider = provider_name()
-    llm = llm_settings()
-    missing = missing_settings() + llm["missing"]
+    backends = provider_status()
+    search, llm = backends["search"], backends["llm"]
     return {
         "ok": True,
-        "configured": not missing,
-        "provider": provider,
+        "configured": not backends["missing"],
+        "provider": search["provider"],
+        "search_base_url": search["base_url"],
         "providers_available": sorted(PROVIDERS),
         "default_locale": {"gl": DEFAULT_GL, "hl": DEFAULT_HL},
         "cache": {
@@ -33,7 +33,7 @@ def search_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
             "news": "never cached",
             "enabled": bool(settings().cache_table),
         },
-        "summary_llm": {"provider": llm["provider"], "model": llm["model"]},
-        "missing_settings": missing,
+        "summary_llm": {"provider": llm["provider"], "model": llm["model"], "base_url": llm["base_url"]},
+        "missing_settings": backends["missing"],
         "tools": [spec.name for spec in load_registry(["search"]).for_service("search")],
     }
