@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from localdev import template
+from localdev import environment, template
 from localdev.context import LambdaContext
 from mcp_platform.errors import ErrorCode
 from mcp_router.invoker import failed, parse_reply
@@ -17,9 +17,15 @@ if TYPE_CHECKING:
     from mcp_platform.dispatch import ServiceReply, ServiceRequest
 
 
+def _load(wiring: template.FunctionWiring) -> Any:
+    """Import the handler (its cold start: settings are parsed then) with only its own environment."""
+    with environment.isolated(wiring):
+        return wiring.load_handler()
+
+
 class InProcessInvoker:
     def __init__(self, timeout_s: float = 25.0) -> None:
-        self._handlers = {service: wiring.load_handler() for service, wiring in template.service_functions().items()}
+        self._handlers = {service: _load(wiring) for service, wiring in template.service_functions().items()}
         self._timeout = timeout_s
 
     @property

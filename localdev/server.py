@@ -70,6 +70,7 @@ class LocalPlatform:
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
+            "SIGNUP_MODE": "open",  # `make dev`: agents may register themselves (the template's default is invite)
             "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
             "HERBAL_DB_PATH": str(template.ROOT / "build" / "herbal" / "herbal.sqlite"),  # what `make herbal-db` builds
             # email_send from an identity the local store verifies; moto has no SES suppression list to read.
@@ -124,7 +125,10 @@ class LocalPlatform:
         from mcp_router.gateway import Gateway
         from mcp_router.wiring import dependencies_from_env
 
-        deps = dependencies_from_env(invoker=InProcessInvoker())
+        invoker = InProcessInvoker()
+        router = next(f for f in template.functions() if f.service == "router")
+        with environment.isolated(router):  # the router's settings see only the router's block
+            deps = dependencies_from_env(invoker=invoker)
         return GatewayApp(Gateway(deps), deps.settings.max_body_bytes)
 
     def serve(self) -> None:

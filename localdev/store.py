@@ -5,15 +5,15 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import boto3
 from botocore.client import BaseClient
 
 from localdev import template
+from mcp_platform import aws
 
 
 def create_buckets(client: Any = None) -> list[str]:
     """Create the template's S3 buckets, named by `template.local_bucket_name`."""
-    s3 = client or boto3.client("s3")
+    s3 = client or aws.configured_client("s3")
     names = [template.local_bucket_name(logical_id) for logical_id in template.buckets()]
     for name in names:
         s3.create_bucket(Bucket=name)
@@ -23,7 +23,7 @@ def create_buckets(client: Any = None) -> list[str]:
 def create_sender_identity(address: str, client: Any = None) -> None:
     """Verify the address email_send sends from (in AWS the operator verifies it in SES)."""
     if address:
-        (client or boto3.client("sesv2")).create_email_identity(EmailIdentity=address)
+        (client or aws.configured_client("sesv2")).create_email_identity(EmailIdentity=address)
 
 
 def create_tables(client: Any = None) -> list[str]:
@@ -32,7 +32,7 @@ def create_tables(client: Any = None) -> list[str]:
     Key schema, indexes and TTL come from the template itself, so the local
     store cannot drift from what is deployed.
     """
-    ddb = client or boto3.client("dynamodb")
+    ddb = client or aws.configured_client("dynamodb")
     existing = set(ddb.list_tables()["TableNames"])
     created = []
     for name, props in template.tables().items():

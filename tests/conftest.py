@@ -36,13 +36,43 @@ from localdev.template import add_code_paths
 
 add_code_paths()  # the common layer and every function's code, as the runtime sees them
 
+from localdev import environment
+
+# Every function's template environment (its settings refuse to load without it), as the local default has it;
+# the search cache is on only where a test turns it on.
+for _name, _value in {**environment.function_environment(), "CACHE_TABLE": ""}.items():
+    os.environ.setdefault(_name, _value)
+
 import jsonschema
 import pytest
 
 from mcp_platform.registry import Registry, load_registry
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
+
+
+def _clear_service_settings() -> None:
+    for name, module in list(sys.modules.items()):
+        if name.endswith("_service.settings") and hasattr(module, "settings"):
+            module.settings.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_service_settings() -> Iterator[None]:
+    """Service settings are parsed once per container; a test that sets a variable gets them parsed again.
+
+    Set the variable (monkeypatch.setenv) and call `reload_settings()`; whatever a test did is
+    forgotten after it.
+    """
+    yield
+    _clear_service_settings()
+
+
+@pytest.fixture
+def reload_settings() -> Callable[[], None]:
+    """Parse every service's settings again from the environment as the test has set it."""
+    return _clear_service_settings
 
 
 @pytest.fixture(scope="session", autouse=True)

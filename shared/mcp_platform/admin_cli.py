@@ -11,20 +11,33 @@ Where the tables are:
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-import boto3
 from botocore.exceptions import EndpointConnectionError
 
-from mcp_platform.admin import AccountAdmin, AdminError
-from mcp_platform.auth.dynamodb import DynamoAccountStore
+from mcp_platform import aws
+from mcp_platform.admin import AccountAdmin, AdminError, SignupDesk
+from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
+from mcp_platform.auth.signup import SignupMode
 from mcp_platform.auth.store import AccountExistsError
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.ledger import InsufficientCreditsError, UnknownAccountError
 from mcp_platform.billing.lifecycle import Calls
+from mcp_platform.billing.usage import (
+    DynamoLedgerHistory,
+    InvalidUsageQueryError,
+    daily_totals,
+    parse_since,
+    read_all,
+    service_of_tool,
+)
 from mcp_platform.registry import load_registry
 
 LOCAL_AWS_PORT = int(os.environ.get("LOCAL_AWS_PORT", "4566"))
@@ -33,6 +46,7 @@ LOCAL_TABLES = {
     "keys": "ApiKeysTable",
     "ledger": "LedgerTable",
     "calls": "CallsTable",
+    "signups": "SignupsTable",
 }
 
 
@@ -44,9 +58,16 @@ def _services(value: str) -> frozenset[str]:
     return frozenset(wanted)
 
 
-def _admin(args: argparse.Namespace) -> AccountAdmin:
+@dataclass(frozen=True)
+class _Stores:
+    admin: AccountAdmin
+    desk: SignupDesk
+    history: DynamoLedgerHistory
+
+
+def _stores(args: argparse.Namespace) -> _Stores:
     if args.local:
-        ddb = boto3.client(
+        ddb = aws.configured_client(
             "dynamodb",
             endpoint_url=f"http://127.0.0.1:{LOCAL_AWS_PORT}",
             region_name="us-east-1",
@@ -55,38 +76,103 @@ def _admin(args: argparse.Namespace) -> AccountAdmin:
         )
         tables = LOCAL_TABLES
     elif args.stack:
-        ddb = boto3.client("dynamodb")
-        outputs = boto3.client("cloudformation").describe_stacks(StackName=args.stack)["Stacks"][0]["Outputs"]
+        ddb = aws.client("dynamodb")
+        outputs = aws.client("cloudformation").describe_stacks(StackName=args.stack)["Stacks"][0]["Outputs"]
         by_key = {o["OutputKey"]: o["OutputValue"] for o in outputs}
         tables = {
             "accounts": by_key["AccountsTableName"],
             "keys": by_key["ApiKeysTableName"],
             "ledger": by_key["LedgerTableName"],
             "calls": by_key["CallsTableName"],
+            "signups": by_key.get("SignupsTableName", ""),
         }
     else:
-        ddb = boto3.client("dynamodb")
+        ddb = aws.client("dynamodb")
         env = os.environ
         tables = {
             "accounts": env["ACCOUNTS_TABLE"],
             "keys": env["API_KEYS_TABLE"],
             "ledger": env["LEDGER_TABLE"],
             "calls": env["CALLS_TABLE"],
+            "signups": env.get("SIGNUPS_TABLE", ""),
         }
-    return AccountAdmin(
-        DynamoAccountStore(ddb, tables["accounts"], tables["keys"]),
-        DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["calls"]),
-    )
+    store = DynamoAccountStore(ddb, tables["accounts"], tables["keys"])
+    admin = AccountAdmin(store, DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["calls"]))
+    signups = DynamoSignupStore(ddb, tables["accounts"], tables["signups"])
+    # Invites are issued whatever the deployment's mode; the router decides whether they are needed.
+    desk = SignupDesk(admin, signups, SignupMode.INVITE, frozenset(), 0)
+    return _Stores(admin, desk, DynamoLedgerHistory(ddb, tables["ledger"]))
+
+
+_CSV_COLUMNS = (
+    "created_at",
+    "entry_id",
+    "kind",
+    "service",
+    "tool",
+    "amount",
+    "balance_after",
+    "request_id",
+    "call_id",
+    "reason",
+)
+_TOTAL_COLUMNS = ("day", "service", "calls", "charged", "refunded", "net", "granted")
+
+
+def _usage(stores: _Stores, args: argparse.Namespace) -> Any:
+    """Every ledger entry since --since (newest first) and per-service totals by day."""
+    admin = stores.admin
+    admin.account(args.account_id)  # refuses an unknown account
+    registry = load_registry()
+    service_of = service_of_tool(lambda tool: spec.service if (spec := registry.get(tool)) else None)
+    since = parse_since(args.since) if args.since else None
+    balance = admin.ledger.balance(args.account_id)
+    rows = list(read_all(stores.history, args.account_id, balance, service_of, since))
+    totals = daily_totals(rows)
+    if args.format == "json":
+        return {
+            "account_id": args.account_id,
+            "balance": balance,
+            "since": since,
+            "entries": rows,
+            "totals_by_day": totals,
+        }
+    out = io.StringIO()
+    columns = _TOTAL_COLUMNS if args.totals else _CSV_COLUMNS
+    writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(totals if args.totals else rows)
+    return _Text(out.getvalue())
+
+
+class _Text(str):
+    """Output printed as it is (CSV), not as JSON."""
 
 
 def _run(args: argparse.Namespace) -> Any:
-    admin = _admin(args)
+    stores = _stores(args)
+    admin, desk = stores.admin, stores.desk
+    if args.command == "usage":
+        return _usage(stores, args)
     if args.command == "reconcile":
         ledger: Any = admin.ledger
         report = Calls(ledger).sweep().to_wire()
         if args.audit:
             report["audit"] = ledger.audit(args.audit).to_wire()
         return report
+    if args.command == "invite":
+        if args.action == "create":
+            code, invite = desk.issue_invite(args.uses, None if args.days == 0 else args.days, args.note)
+            expires = datetime.fromtimestamp(invite.expires_at, UTC).isoformat() if invite.expires_at else None
+            return {
+                "invite_code": code,
+                "invite_id": invite.invite_id,
+                "uses": invite.uses,
+                "expires_at": expires,
+                "note": "shown once; only its hash is stored. Revoke with `mcp-admin invite revoke CODE_OR_ID`.",
+            }
+        desk.revoke_invite(args.code)
+        return {"revoked": True}
     if args.command == "create-account":
         account = admin.create_account(args.name, _services(args.services), args.credits, args.account_id)
         return admin.show(account.account_id)
@@ -129,6 +215,19 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("account_id")
     g.add_argument("amount", type=int)
     g.add_argument("--reason", default="manual grant")
+    i = sub.add_parser("invite", help="invite codes for self-service sign-up (SignupMode invite)")
+    iv = i.add_subparsers(dest="action", required=True)
+    ic = iv.add_parser("create", help="issue an invite code (printed once)")
+    ic.add_argument("--uses", type=int, default=1, help="sign-ups it admits (default 1)")
+    ic.add_argument("--days", type=float, default=7.0, help="valid for this many days (0: no expiry; default 7)")
+    ic.add_argument("--note", default="", help="who it is for (stored with it)")
+    ir = iv.add_parser("revoke", help="revoke an invite, given the code or its invite_id")
+    ir.add_argument("code")
+    u = sub.add_parser("usage", help="every grant, charge and refund (newest first) and per-service totals by day")
+    u.add_argument("account_id")
+    u.add_argument("--since", help="from this date (YYYY-MM-DD, UTC) or ISO date-time; default: everything")
+    u.add_argument("--format", choices=("json", "csv"), default="json")
+    u.add_argument("--totals", action="store_true", help="with --format csv: the per-service daily totals instead")
     rc = sub.add_parser("reconcile", help="end billed calls left reserved past their deadline; print what was fixed")
     rc.add_argument("--audit", metavar="ACCOUNT", help="also check ACCOUNT's balance against its whole ledger")
     s = sub.add_parser("show", help="balance, keys and latest ledger entries")
@@ -141,14 +240,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         result = _run(args)
-    except (AdminError, AccountExistsError, InsufficientCreditsError, UnknownAccountError) as exc:
+    except (
+        AdminError,
+        AccountExistsError,
+        InvalidUsageQueryError,
+        InsufficientCreditsError,
+        UnknownAccountError,
+    ) as exc:
         print(f"mcp-admin: {exc}", file=sys.stderr)
         return 1
     except EndpointConnectionError as exc:
         hint = f" (is `make dev` running with LOCAL_AWS_PORT={LOCAL_AWS_PORT}?)" if args.local else ""
         print(f"mcp-admin: cannot reach {exc.kwargs.get('endpoint_url', 'the store')}{hint}", file=sys.stderr)
         return 1
-    print(json.dumps(result, indent=2, ensure_ascii=False))
+    if isinstance(result, _Text):
+        sys.stdout.write(result)
+    else:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0
 
 

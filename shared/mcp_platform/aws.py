@@ -1,20 +1,27 @@
-"""AWS clients built lazily, once per container, from one shared botocore session.
+"""AWS clients built once per container, from one shared botocore session, with explicit timeouts.
 
 botocore rather than boto3: boto3 adds only the resource layer and S3 transfer
-helpers, which nothing here uses, and importing it pulls in s3transfer (~60 ms
-of cold start). One session means endpoint and partition data load once for
-all clients. Standard AWS env vars (region, AWS_ENDPOINT_URL_*) apply.
+helpers, which only the geo database download uses, and importing it pulls in
+s3transfer (~60 ms of cold start). One session means endpoint and partition
+data load once for all clients. Standard AWS env vars (region,
+AWS_ENDPOINT_URL_*) apply.
+
+Every client gets `DEFAULT_CONFIG`'s timeouts unless its own config says
+otherwise: botocore's defaults (60 s connect and read) would outlive any
+Lambda here, turning a stalled connection into a gateway timeout instead of an
+error result. This module is the only place clients are built.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from botocore.config import Config
 from botocore.session import Session, get_session
 
-if TYPE_CHECKING:
-    from botocore.config import Config
+DEFAULT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"mode": "standard", "total_max_attempts": 3})
+"""Connect within 2 s, no read stalls longer than 10 s, at most 3 attempts (the standard retry mode)."""
 
 
 @cache
@@ -25,8 +32,8 @@ def session() -> Session:
 
 @cache
 def client(service: str) -> Any:
-    """The container's shared client for `service`."""
-    return session().create_client(service)
+    """The container's shared client for `service`, with `DEFAULT_CONFIG`."""
+    return session().create_client(service, config=DEFAULT_CONFIG)
 
 
 def renew() -> None:
@@ -41,6 +48,20 @@ def renew() -> None:
     session().register_component("data_loader", loader)
 
 
-def configured_client(service: str, config: Config) -> Any:
-    """A client with its own settings (timeouts, retries, addressing), from the shared session; not cached."""
-    return session().create_client(service, config=config)
+def configured_client(service: str, config: Config | None = None, **kwargs: Any) -> Any:
+    """A client with its own settings (timeouts, retries, addressing, endpoint), from the shared session.
+
+    `config` is merged over `DEFAULT_CONFIG`; `kwargs` go to `create_client` (`endpoint_url`,
+    `region_name`, credentials). Not cached: keep it for the container where it is built.
+    """
+    merged = DEFAULT_CONFIG.merge(config) if config is not None else DEFAULT_CONFIG
+    return session().create_client(service, config=merged, **kwargs)
+
+
+def transfer_client(service: str, config: Config | None = None) -> Any:
+    """A boto3 client on the shared session, for boto3's managed transfers (S3 `download_file`)."""
+    import boto3
+
+    merged = DEFAULT_CONFIG.merge(config) if config is not None else DEFAULT_CONFIG
+    transfer_session: Any = boto3.Session(botocore_session=session())  # any service name, not the stubs' literals
+    return transfer_session.client(service, config=merged)

@@ -40,9 +40,8 @@ from urllib.parse import urlsplit
 
 from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
-from mcp_platform import staging_store
+from mcp_platform.contracts._staging import DEFAULT_TTL_S, STAGED_OBJECT_SCHEMA, STAGING_ID
 from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.staging_store import STAGED_OBJECT_SCHEMA, STAGING_ID
 from mcp_platform.web.addresses import public_url
 
 if TYPE_CHECKING:
@@ -131,6 +130,8 @@ class BinaryRef:
         if self.inline is not None:
             return self.inline
         if self.kind == "staging_id":
+            from mcp_platform import staging_store  # the store (botocore) only when a file is read
+
             obj, data = staging_store.default_store().read(ctx.account_id, self.raw, self.max_bytes)
             blob = Blob(data, sniff_media_type(data) or obj.media_type, obj.filename)
         else:
@@ -264,10 +265,12 @@ def stage_output(
     ctx: CallContext,
     *,
     filename: str | None = None,
-    ttl_s: int = staging_store.DEFAULT_TTL_S,
+    ttl_s: int = DEFAULT_TTL_S,
     inline_image: bool = True,
 ) -> StagedOutput:
     """Store `data` for the caller; small PNG/JPEG/GIF/WebP images are also inlined."""
+    from mcp_platform import staging_store  # the store (botocore) only when a file is written
+
     store = staging_store.default_store()
     obj = store.put(ctx.account_id, data, media_type, filename=filename, ttl_s=ttl_s)
     content = []

@@ -122,6 +122,20 @@ def catalog(registry: Registry, services: Iterable[str] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+REGISTER_PATH = "/api/auth/register"
+
+
+def _signup_line(base_url: str, mode: str) -> str:
+    if mode == "closed":
+        return "Sign-up: closed here; an operator issues API keys."
+    invite = ", invite_code" if mode == "invite" else ""
+    needs = " (an invite code from the operator is required)" if mode == "invite" else ""
+    return (
+        f'Sign-up{needs}: POST {base_url}{REGISTER_PATH} with JSON {{"email", "account_type": "agent"{invite}}} '
+        "→ 201 {account_id, api_key, balance, services}; the key is shown once. One account per email."
+    )
+
+
 def errors() -> str:
     """The markdown of `docs://errors`: every error code, whether a retry can help, what it means."""
     lines = [
@@ -142,7 +156,7 @@ def errors() -> str:
     return "\n".join(lines) + "\n"
 
 
-def llms_txt(registry: Registry, base_url: str = "") -> str:
+def llms_txt(registry: Registry, base_url: str = "", signup_mode: str = "closed") -> str:
     lines = [
         "# MCP platform",
         "",
@@ -150,6 +164,8 @@ def llms_txt(registry: Registry, base_url: str = "") -> str:
         "in credits. Authenticate with `Authorization: Bearer mcp_…` or `X-Api-Key`.",
         "",
         f"Endpoint: {base_url}/mcp",
+        "",
+        _signup_line(base_url, signup_mode),
         "",
         "## Services",
         "",
@@ -161,8 +177,20 @@ def llms_txt(registry: Registry, base_url: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def well_known(registry: Registry, base_url: str, server_name: str, server_version: str) -> dict[str, Any]:
-    """`/.well-known/mcp`: how to connect, for clients and directories."""
+def well_known(
+    registry: Registry, base_url: str, server_name: str, server_version: str, signup_mode: str = "closed"
+) -> dict[str, Any]:
+    """`/.well-known/mcp`: how to connect (and how to get a key), for clients and directories."""
+    registration: dict[str, Any] = {"mode": signup_mode}
+    if signup_mode != "closed":
+        registration |= {
+            "endpoint": f"{base_url}{REGISTER_PATH}",
+            "method": "POST",
+            "body": {"email": "<string>", "account_type": "agent", "invite_code": "<string, required>"},
+            "returns": ["account_id", "api_key", "balance", "services"],
+        }
+        if signup_mode == "open":
+            registration["body"].pop("invite_code")
     return {
         "name": server_name,
         "version": server_version,
@@ -171,6 +199,7 @@ def well_known(registry: Registry, base_url: str, server_name: str, server_versi
         "stateless": True,
         "protocolVersions": [*LEGACY_VERSIONS, *MODERN_VERSIONS],
         "authentication": {"type": "api-key", "headers": ["Authorization: Bearer <key>", "X-Api-Key: <key>"]},
+        "registration": registration,
         "services": [
             {"name": s, "tools": len(registry.for_service(s)), "docs": f"docs://{s}/payload"} for s in registry.services
         ],

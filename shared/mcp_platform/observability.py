@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 
@@ -32,4 +32,4 @@ def traced_handler[Handler: Callable[..., Any]](handler: Handler) -> Handler:
     A disabled Powertools tracer still imports the X-Ray SDK and builds dummy
     segments on every call (random ids included), which cost ~5 % of a local call.
     """
-    return tracer().capture_lambda_handler(handler, capture_response=False) if _TRACING else handler
+    return cast("Handler", tracer().capture_lambda_handler(handler, capture_response=False)) if _TRACING else handler

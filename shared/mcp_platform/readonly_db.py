@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mcp_platform import aws
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.observability import logger
 
@@ -28,6 +29,9 @@ try:  # A current SQLite with FTS5 (trigram), R*Tree and math functions, whateve
     from pysqlite3 import dbapi2 as sqlite3  # type: ignore[import-not-found, import-untyped, unused-ignore]
 except ImportError:  # pragma: no cover - the local interpreter's SQLite is recent enough
     import sqlite3
+
+_CHUNK = 8 * 1024 * 1024
+"""Bytes read from S3 per write: the database streams to disk, never whole into memory."""
 
 
 @dataclass(frozen=True)
@@ -73,13 +77,14 @@ def fetch(config: DbConfig, source: Source, s3_client: Any = None) -> Path:
             f" or set {config.env_prefix}_DB_PATH",
             ErrorCode.UPSTREAM_UNAVAILABLE,
         )
-    import boto3  # only on the S3 path
-
-    client = s3_client or boto3.client("s3")
+    client = s3_client or aws.client("s3")
     partial = source.path.with_suffix(".part")
     started = time.monotonic()
     try:
-        client.download_file(source.bucket, source.key, str(partial))
+        body = client.get_object(Bucket=source.bucket, Key=source.key)["Body"]
+        with partial.open("wb") as out:
+            while chunk := body.read(_CHUNK):
+                out.write(chunk)
     except Exception as exc:
         partial.unlink(missing_ok=True)
         logger.exception(f"{config.name} database download failed")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -195,15 +195,24 @@ class Registry:
         return [spec for spec in self._ordered if spec.service == service]
 
 
-def load_registry() -> Registry:
-    """Collect `TOOLS` from every module in `mcp_platform.contracts`."""
+def load_registry(services: Iterable[str] | None = None) -> Registry:
+    """Collect `TOOLS` from `mcp_platform.contracts.<service>` for each of `services`, or from every module.
+
+    The router loads every contract (it lists and prices them all); a service
+    Lambda loads only its own, so one broken contract breaks one service, and a
+    service's cold start does not pay for the others' models.
+    """
+    if services is None:
+        names = [info.name for info in pkgutil.iter_modules(contracts.__path__) if not info.name.startswith("_")]
+    else:
+        names = sorted(set(services))
     specs: list[ToolSpec] = []
     descriptions: dict[str, str] = {}
-    for info in pkgutil.iter_modules(contracts.__path__):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{contracts.__name__}.{info.name}")
-        specs.extend(module.TOOLS)
-        for service in {spec.service for spec in module.TOOLS}:
-            descriptions[service] = (module.__doc__ or service).strip()
+    for name in names:
+        module = importlib.import_module(f"{contracts.__name__}.{name}")
+        tools: list[ToolSpec] = module.TOOLS
+        if strays := sorted({spec.service for spec in tools} - {name}):
+            raise ValueError(f"contracts/{name}.py declares tools of other services {strays}: one module per service")
+        specs.extend(tools)
+        descriptions[name] = (module.__doc__ or name).strip()
     return Registry(specs, descriptions)

@@ -29,12 +29,14 @@ def input_schema(model: type[BaseModel]) -> dict[str, Any]:
         >>> input_schema(Args)
         {'additionalProperties': False, 'properties': {'name': {'type': 'string'}}, 'type': 'object'}
     """
-    return _trim(model.model_json_schema(mode="validation"))
+    schema: dict[str, Any] = _trim(model.model_json_schema(mode="validation"))
+    return schema
 
 
 def output_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The published `outputSchema` of a pydantic output model (serialization view)."""
-    return _trim(model.model_json_schema(mode="serialization"))
+    schema: dict[str, Any] = _trim(model.model_json_schema(mode="serialization"))
+    return schema
 
 
 def _trim(node: Any) -> Any:

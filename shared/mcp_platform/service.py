@@ -21,6 +21,7 @@ from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.observability import logger, traced_handler
 from mcp_platform.registry import Registry, ToolSpec, load_registry
+from mcp_platform.settings import FunctionSettings
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,12 @@ Implementation = Callable[[Any, CallContext], "dict[str, Any] | BaseModel | Tool
 class ServiceApp:
     """Runs the tools of one service.
 
+    `settings` are the function's settings (parsed at cold start: app.py builds the app at
+    import); without them the Globals are parsed, so every function checks its environment.
+
     Examples:
         >>> app = ServiceApp("hello", {"hello_ping": ping})
+        >>> app = ServiceApp("staging", {...}, settings=StagingSettings.from_env())
         >>> handler = app.lambda_handler
     """
 
@@ -65,8 +70,11 @@ class ServiceApp:
         service: str,
         implementations: Mapping[str, Implementation],
         registry: Registry | None = None,
+        settings: FunctionSettings | None = None,
     ) -> None:
-        registry = registry or load_registry()
+        self.settings = settings if settings is not None else FunctionSettings.from_env()
+        """The function's settings, parsed now: at import, which is the Lambda cold start."""
+        registry = registry or load_registry([service])
         specs = {spec.name: spec for spec in registry.for_service(service)}
         if missing := sorted(set(specs) - set(implementations)):
             raise ValueError(f"service {service!r} has no implementation for {missing}")

@@ -32,20 +32,28 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from mcp_platform import aws
+from mcp_platform.contracts._staging import DEFAULT_TTL_S, MAX_TTL_S, MIN_TTL_S, STAGED_OBJECT_SCHEMA, STAGING_ID
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
 
-STAGING_ID = re.compile(r"^stg_[0-9a-f]{32}$")
-"""A staging id: `stg_` and 32 lowercase hex digits."""
 _ACCOUNT_ID = re.compile(r"^[A-Za-z0-9._:@-]{1,128}$")
 
-MIN_TTL_S = 60
-MAX_TTL_S = 86_400
-"""Objects live at most a day; the bucket's lifecycle rule is the backstop."""
-DEFAULT_TTL_S = 3_600
+__all__ = [
+    "DEFAULT_TTL_S",
+    "MAX_TTL_S",
+    "MIN_TTL_S",
+    "STAGED_OBJECT_SCHEMA",
+    "STAGING_ID",
+    "StagedObject",
+    "StagingStore",
+    "default_store",
+    "iso_utc",
+    "new_staging_id",
+]
+"""The constants live in `contracts._staging` (contracts use them without loading the store); re-exported here."""
 _META_EXPIRES = "expires-at"
 _META_FILENAME = "filename"
 
@@ -75,24 +83,6 @@ class StagedObject:
         return out
 
 
-STAGED_OBJECT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": "A staged file: download it from `url` (HTTP GET, no auth) before `expires_at`, "
-    "or pass `id` as the file input of another tool.",
-    "properties": {
-        "id": {"type": "string", "pattern": STAGING_ID.pattern},
-        "url": {"type": "string", "description": "Presigned HTTPS GET URL."},
-        "size": {"type": "integer", "minimum": 0, "description": "Bytes."},
-        "media_type": {"type": "string"},
-        "expires_at": {"type": "string", "format": "date-time"},
-        "filename": {"type": "string"},
-    },
-    "required": ["id", "url", "size", "media_type", "expires_at"],
-    "additionalProperties": False,
-}
-"""The output JSON Schema of a staged object, for tools that return files."""
-
-
 def iso_utc(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
@@ -105,7 +95,7 @@ class StagingStore:
     """Account-scoped access to the staging bucket.
 
     Examples:
-        >>> store = StagingStore("my-bucket", boto3.client("s3"))
+        >>> store = StagingStore("my-bucket", aws.client("s3"))
         >>> obj = store.put("acct_1", b"%PDF-...", "application/pdf", filename="a.pdf")
         >>> store.presign_get("acct_1", obj)
     """
@@ -198,10 +188,12 @@ class StagingStore:
 
     def presign_get(self, account_id: str, obj: StagedObject) -> str:
         """A fresh GET URL valid until the object expires (at most a day)."""
-        return self.client.generate_presigned_url(
-            "get_object",
-            Params={"Bucket": self.bucket, "Key": _key(account_id, obj.id)},
-            ExpiresIn=_url_lifetime(obj),
+        return str(
+            self.client.generate_presigned_url(
+                "get_object",
+                Params={"Bucket": self.bucket, "Key": _key(account_id, obj.id)},
+                ExpiresIn=_url_lifetime(obj),
+            )
         )
 
     def delete(self, account_id: str, staging_id: str) -> None:

@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from email_support import LoopbackDns
+from localdev import environment
 from mcp_platform.auth.keys import generate_key
 
 if TYPE_CHECKING:
@@ -65,7 +66,9 @@ def _free_port() -> int:
 def running_local_server(settings: dict[str, str], log_name: str = ".e2e-server.log") -> Iterator[LocalServer]:
     """`python -m localdev` on free loopback ports with `settings` on top of the test environment."""
     port, aws_port, key = _free_port(), _free_port(), generate_key()
-    env = {**os.environ}
+    # The server resolves template.yaml itself; the template values tests/conftest.py put into this
+    # process (for in-process handlers) must not reach it as shell overrides.
+    env = {k: v for k, v in os.environ.items() if k not in environment.template_names()}
     # A developer's shell may carry real endpoints or provider keys: the suite runs without them.
     for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN", *BACKEND_SETTINGS):
         env.pop(name, None)

@@ -31,8 +31,8 @@ def provider_keys(aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[respx.
     ssm.put_parameter(Name="/mcp/test/gemini-key", Value=GEMINI_KEY, Type="SecureString")
     monkeypatch.setenv("SEARCH_API_KEY_PARAMETER", "/mcp/test/search-key")
     monkeypatch.setenv("GEMINI_API_KEY_PARAMETER", "/mcp/test/gemini-key")
-    for env in ("SEARCH_PROVIDER", "LLM_PROVIDER"):
-        monkeypatch.delenv(env, raising=False)
+    monkeypatch.setenv("SEARCH_PROVIDER", "serper")  # the template's defaults
+    monkeypatch.setenv("LLM_PROVIDER", "gemini")
     parameters_base.DEFAULT_PROVIDERS.clear()
     with respx.mock(assert_all_called=False) as router:
         router.route(host="127.0.0.1").pass_through()

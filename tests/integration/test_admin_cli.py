@@ -135,3 +135,38 @@ def test_local_mode_talks_to_the_loopback_store(local_store: None, capsys: pytes
     capsys.readouterr()
     assert admin_cli.main(["--local", "show", "acct_dev"]) == 0
     assert json.loads(capsys.readouterr().out)["balance"] == 3
+
+
+def _usage_account(cli: Any) -> None:
+    cli("create-account", "--name", "Ada", "--account-id", "acct_ada", "--credits", "50")
+    cli("grant", "acct_ada", "-5", "--reason", "correction")
+
+
+def test_usage_exports_every_entry_as_json_with_totals(cli: Any) -> None:
+    _usage_account(cli)
+    usage = cli("usage", "acct_ada")
+    assert usage["balance"] == 45
+    assert [(e["kind"], e["amount"], e["balance_after"]) for e in usage["entries"]] == [
+        ("grant", -5, 45),
+        ("grant", 50, 50),
+    ]
+    assert usage["totals_by_day"][0]["service"] == "(grants)" and usage["totals_by_day"][0]["granted"] == 45
+
+
+def test_usage_as_csv_and_totals_csv(cli: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    _usage_account(cli)
+    assert admin_cli.main(["usage", "acct_ada", "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "created_at,entry_id,kind,service,tool,amount,balance_after,request_id,call_id,reason"
+    assert [line.split(",")[2] for line in lines[1:]] == ["grant", "grant"]
+    assert lines[1].endswith(",-5,45,,,correction")
+    assert admin_cli.main(["usage", "acct_ada", "--format", "csv", "--totals"]) == 0
+    totals = capsys.readouterr().out.splitlines()
+    assert totals[0] == "day,service,calls,charged,refunded,net,granted" and totals[1].endswith(",(grants),0,0,0,0,45")
+
+
+def test_usage_since_and_its_errors(cli: Any) -> None:
+    _usage_account(cli)
+    assert cli("usage", "acct_ada", "--since", "2999-01-01")["entries"] == []
+    assert "since" in cli("usage", "acct_ada", "--since", "last week", ok=False)
+    assert "no account" in cli("usage", "acct_nobody", ok=False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from pypdf import PdfWriter
@@ -13,6 +13,9 @@ from docs_support import make_docx, make_pdf, make_pptx, make_xlsx
 from mcp_platform import staging_store
 from tests.integration.web_site import LocalSite, Reply, site  # noqa: F401 - fixture
 from tests.staging_support import staging_bucket  # noqa: F401 - fixture
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def call(tool: str, **arguments: Any) -> dict[str, Any]:
@@ -125,8 +128,11 @@ def test_bad_documents_are_clear_errors(site: LocalSite, body: bytes, code: str)
     assert out["is_error"] is True and out["code"] == code, out
 
 
-def test_oversized_documents(site: LocalSite, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_oversized_documents(
+    site: LocalSite, monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]
+) -> None:
     monkeypatch.setenv("DOCS_MAX_BYTES", "1000")
+    reload_settings()
     out = call("docs_extract", url=serve(site, "/big.pdf", make_pdf(["x" * 3000]), "application/pdf"))
     assert out["code"] == "too_large" and "1000 byte limit" in out["error"]
 

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import boto3
 import pytest
 
 from geo_service import store
 from mcp_platform.errors import ToolError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def test_configured_source_prefers_a_path_then_s3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -44,12 +48,15 @@ def test_missing_local_file_names_the_fix(tmp_path: Path) -> None:
         store.fetch(store.Source(tmp_path / "absent.sqlite"))
 
 
-def test_a_database_of_another_layout_is_refused_clearly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_database_of_another_layout_is_refused_clearly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]
+) -> None:
     old = tmp_path / "old.sqlite"
     with sqlite3.connect(old) as db:
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         db.execute("INSERT INTO meta VALUES ('schema_version', '1')")
     monkeypatch.setenv("GEO_DB_PATH", str(old))
+    reload_settings()
     store.use_db(None)
     try:
         with pytest.raises(ToolError, match=f"has layout 1, this service needs {store.SCHEMA_VERSION}") as info:

@@ -56,3 +56,33 @@ def test_concurrent_hits_are_all_counted(ddb: Any) -> None:
         decisions = list(pool.map(lambda _: limiter.hit("a", 25), range(30)))
     assert sum(d.allowed for d in decisions) == 25
     assert sorted(d.remaining for d in decisions)[-1] == 24
+
+
+def test_a_weighted_hit_is_one_conditional_write_and_a_refused_one_takes_nothing(ddb: Any) -> None:
+    limiter = DynamoRateLimiter(ddb, TABLE, Clock(1_800_000_030.0))
+    with count_requests(ddb) as counter:
+        first = limiter.hit("a", 10, cost=7)
+        refused = limiter.hit("a", 10, cost=4)
+    assert dict(counter) == {"UpdateItem": 2}
+    assert (first.allowed, first.remaining) == (True, 3)
+    assert (refused.allowed, refused.remaining) == (False, 3)
+    item = ddb.get_item(TableName=TABLE, Key={"window_key": {"S": "a#1800000000"}})["Item"]
+    assert item["hits"]["N"] == "7"
+    assert limiter.hit("a", 10, cost=3).allowed
+
+
+def test_more_than_the_limit_is_refused_without_a_write(ddb: Any) -> None:
+    limiter = DynamoRateLimiter(ddb, TABLE, Clock(1_800_000_030.0))
+    limiter.hit("a", 5, cost=2)
+    with count_requests(ddb) as counter:
+        decision = limiter.hit("a", 5, cost=6)
+    assert counter.writes == 0
+    assert (decision.allowed, decision.remaining) == (False, 3)
+
+
+def test_hourly_windows_for_sign_ups(ddb: Any) -> None:
+    limiter = DynamoRateLimiter(ddb, TABLE, Clock(1_800_000_030.0), window_seconds=3600)
+    decision = limiter.hit("signup#192.0.2.1", 2)
+    assert decision.reset_at == 1_800_000_000 // 3600 * 3600 + 3600
+    item = ddb.get_item(TableName=TABLE, Key={"window_key": {"S": f"signup#192.0.2.1#{1_800_000_000 // 3600 * 3600}"}})
+    assert int(item["Item"]["expires_at"]["N"]) == decision.reset_at + 3600

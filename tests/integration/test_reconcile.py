@@ -30,7 +30,7 @@ from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
 from mcp_router.wiring import dependencies_from_env
 from tests.support.clock import Clock
-from tests.support.dynamo import TABLE_ENV
+from tests.support.dynamo import TABLE_ENV, router_env
 from tests.support.router import JSON_HEADERS, ScriptedInvoker, fake_registry, fake_spec, message
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ class Rig:
 def rig(aws: None) -> Iterator[Rig]:
     client.cache_clear()
     invoker = ScriptedInvoker([ServiceReply(structured_content={"echo": "ok"})])
-    deps = dependencies_from_env(invoker=invoker, env=TABLE_ENV)
+    deps = dependencies_from_env(invoker=invoker, env=router_env())
     deps = dataclasses.replace(deps, registry=fake_registry(fake_spec("fake_paid", price=PRICE)))
     ddb = client("dynamodb")
     ledger = DynamoLedger.from_env(ddb, TABLE_ENV)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import pytest
@@ -21,6 +21,9 @@ from research_service import modes
 from research_service.app import app
 from research_service.recorded import GOLDEN_DIR, Run, replay
 from tests.support.research import call, ok
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "research"
 WEBB = "When did the James Webb Space Telescope launch?"
@@ -40,8 +43,9 @@ def live_from(monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture
-def preview_on(monkeypatch: pytest.MonkeyPatch) -> None:
+def preview_on(monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]) -> None:
     monkeypatch.setenv("ENABLE_PREVIEW_TOOLS", "1")
+    reload_settings()
 
 
 # ---------------------------------------------------------------- research_brief

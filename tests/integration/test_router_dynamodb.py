@@ -21,7 +21,7 @@ from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.wiring import dependencies_from_env
 from tests.support.clock import Clock
-from tests.support.dynamo import TABLE_ENV, count_requests
+from tests.support.dynamo import TABLE_ENV, count_requests, router_env
 from tests.support.router import JSON_HEADERS, ScriptedInvoker, fake_registry, fake_spec, message
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ class Live:
 
 def _live(invoker: Any = None, credits: int = 10, **env: str) -> Live:
     deps = dependencies_from_env(
-        invoker=invoker or InProcessInvoker(), env={**TABLE_ENV, "KEY_CACHE_SECONDS": "30", **env}
+        invoker=invoker or InProcessInvoker(), env=router_env(**{"KEY_CACHE_SECONDS": "30", **env})
     )
     if isinstance(invoker, ScriptedInvoker):
         deps = dataclasses.replace(deps, registry=fake_registry(fake_spec("fake_paid", price=PRICE)))
@@ -95,6 +95,16 @@ def test_a_free_call_with_the_key_cached_is_one_write_and_no_read(live: Live) ->
         live.call("hello_ping", {})
     assert counter.writes == 1 and counter.reads == 0, dict(counter)
     assert dict(counter) == {"UpdateItem": 1}
+
+
+def test_a_batch_of_tool_calls_takes_one_each_in_one_write(live: Live) -> None:
+    live.call("hello_ping", {})  # warms the key cache
+    batch = [message("tools/call", {"name": "hello_ping", "arguments": {}}, rpc_id=i) for i in range(5)]
+    with count_requests(live.ddb) as counter:
+        response = live.post(batch)
+    assert response.status == 200 and len(orjson.loads(response.body)) == 5
+    assert dict(counter) == {"UpdateItem": 1}
+    assert response.headers["x-ratelimit-remaining"] == str(120 - 6)
 
 
 def test_the_first_call_reads_the_key_and_account_once(live: Live) -> None:
@@ -167,7 +177,7 @@ def test_the_rate_limit_is_shared_through_the_table() -> None:
     # Both instances count on one clock 30 s into a window: a real minute boundary cannot split the test.
     limiter = DynamoRateLimiter(live.ddb, TABLE_ENV["RATE_LIMIT_TABLE"], Clock(1_800_000_030.0))
     live.gateway = Gateway(dataclasses.replace(live.gateway._deps, limiter=limiter))
-    deps = dependencies_from_env(invoker=InProcessInvoker(), env={**TABLE_ENV, "RATE_LIMIT_PER_MINUTE": "2"})
+    deps = dependencies_from_env(invoker=InProcessInvoker(), env=router_env(RATE_LIMIT_PER_MINUTE="2"))
     other_instance = Gateway(dataclasses.replace(deps, limiter=limiter))
     ping = orjson.dumps(message("ping"))
     headers = {**JSON_HEADERS, "authorization": f"Bearer {live.key}"}

@@ -41,8 +41,9 @@ def call(tool: str, **arguments: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def searxng(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSearxng]:
+    # The template sets these, empty when unused: a settings model refuses them absent.
     for name in ("SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER", "CACHE_TABLE", "LLM_API_KEY_PARAMETER"):
-        monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv(name, "")
     results.store.cache_clear()
     with FakeSearxng(list(DOCS)) as fake:
         monkeypatch.setenv("SEARCH_PROVIDER", "searxng")

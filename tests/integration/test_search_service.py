@@ -19,7 +19,7 @@ from tests.integration.provider_keys import BRAVE, GEMINI, SERPER, provider_keys
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     import respx
 
@@ -36,9 +36,12 @@ def call(tool: str, **arguments: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def configured(provider_keys: respx.MockRouter, monkeypatch: pytest.MonkeyPatch) -> Iterator[respx.MockRouter]:
+def configured(
+    provider_keys: respx.MockRouter, monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]
+) -> Iterator[respx.MockRouter]:
     """Keys in SSM (moto), the cache table, and every outbound call to a provider mocked."""
     monkeypatch.setenv("CACHE_TABLE", "WebCacheTable")
+    reload_settings()
     results.store.cache_clear()
     yield provider_keys
     results.store.cache_clear()
@@ -142,8 +145,9 @@ def test_provider_unreachable(configured: respx.MockRouter) -> None:
 def test_without_keys_tools_name_the_missing_setting(
     aws: None, monkeypatch: pytest.MonkeyPatch, validate_output: Any
 ) -> None:
-    for env in ("SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER", "SEARCH_PROVIDER", "LLM_PROVIDER"):
-        monkeypatch.delenv(env, raising=False)
+    # The template sets these to "" when the deployment names no key.
+    for env in ("SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"):
+        monkeypatch.setenv(env, "")
     for tool in ("search_web", "search_news"):
         out = call(tool, q="x")
         assert out["code"] == "provider_not_configured" and "SEARCH_API_KEY_PARAMETER" in out["error"]

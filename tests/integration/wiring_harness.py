@@ -10,7 +10,6 @@ template's, resolved locally. Prints the handler's return value as JSON.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -23,13 +22,12 @@ from localdev.context import LambdaContext
 
 def main(logical_id: str, event_file: str) -> None:
     wiring = next(f for f in template.functions() if f.logical_id == logical_id)
-    os.environ.update(environment.function_environment())
-    os.environ.update({k: str(v) for k, v in wiring.environment.items() if isinstance(v, (str, int))})
     from moto import mock_aws
 
     from localdev.store import create_buckets, create_tables
 
-    with mock_aws():
+    # Only this function's block and Globals, as in Lambda: a variable it needs but does not set fails here.
+    with environment.isolated(wiring), mock_aws():
         create_tables()
         create_buckets()
         handler = wiring.load_handler()

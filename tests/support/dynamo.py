@@ -14,6 +14,7 @@ TABLE_ENV = {
     "API_KEYS_TABLE": "ApiKeysTable",
     "LEDGER_TABLE": "LedgerTable",
     "RATE_LIMIT_TABLE": "RateLimitTable",
+    "SIGNUPS_TABLE": "SignupsTable",
     "CALLS_TABLE": "CallsTable",
 }
 """What `!Ref <Table>` resolves to locally: the logical id (tests/conftest.py's `aws` fixture)."""
@@ -48,3 +49,11 @@ def count_requests(client: Any) -> Iterator[RequestCounter]:
         yield counter
     finally:
         client.meta.events.unregister(event, unique_id="tests-count-requests")
+
+
+def router_env(**overrides: str) -> dict[str, str]:
+    """The router's template environment as the local default resolves it (tables by logical id), plus overrides."""
+    from localdev import environment, template
+
+    router = next(f for f in template.functions() if f.service == "router")
+    return {**environment.for_function(router), **overrides}

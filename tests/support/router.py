@@ -16,7 +16,10 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcp_platform.admin import AccountAdmin
+from mcp_platform.admin import AccountAdmin, SignupDesk
+from mcp_platform.auth.dynamodb import DynamoSignupStore
+from mcp_platform.auth.memory import MemoryAccountStore, MemorySignupStore
+from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter
@@ -26,6 +29,7 @@ from mcp_router.gateway import Dependencies, Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.settings import RouterSettings
 from tests.support import ledgers
+from tests.support.dynamo import TABLE_ENV
 
 if TYPE_CHECKING:
     from mcp_platform.auth.store import AccountStore
@@ -110,6 +114,7 @@ class Platform:
     invoker: Invoker
     account_id: str
     key: str
+    signups: SignupDesk
 
     def request(
         self,
@@ -181,6 +186,14 @@ def platform(
     approved = frozenset(registry.services if services is None else services)
     account = admin.create_account("tester", approved, credits, account_id="acct_test")
     key = admin.issue_key(account.account_id)
+    signup_store = (
+        MemorySignupStore(store)
+        if isinstance(store, MemoryAccountStore)
+        else DynamoSignupStore(stores.ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["SIGNUPS_TABLE"])
+    )
+    signups = SignupDesk(
+        admin, signup_store, settings.signup_mode, frozenset(registry.services), settings.welcome_credits
+    )
     deps = Dependencies(
         registry=registry,
         authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
@@ -188,9 +201,12 @@ def platform(
         limiter=limiter,
         invoker=invoker,
         settings=settings,
+        signups=signups,
+        signup_limiter=MemoryRateLimiter(window_seconds=3600),
+        history=None if stores.ddb is None else DynamoLedgerHistory(stores.ddb, TABLE_ENV["LEDGER_TABLE"]),
         **({"clock": clock, "sleep": clock.sleep} if clock else {}),
     )
-    return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key)
+    return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key, signups)
 
 
 def message(method: str, params: dict[str, Any] | None = None, rpc_id: Any = 1) -> dict[str, Any]:

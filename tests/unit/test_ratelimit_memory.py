@@ -31,3 +31,17 @@ def test_headers_and_retry_after() -> None:
     assert decision.headers() == {"x-ratelimit-limit": "10", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "6060"}
     assert decision.retry_after(now=6015.5) == 45
     assert decision.retry_after(now=6060) == 1  # never 0: the client must wait for the next window
+
+
+def test_a_hit_costs_its_weight_and_a_refused_one_costs_nothing() -> None:
+    limiter = MemoryRateLimiter(Clock(6000.0))
+    assert limiter.hit("a", 10, cost=7).remaining == 3
+    refused = limiter.hit("a", 10, cost=4)
+    assert not refused.allowed and refused.remaining == 3
+    assert limiter.hit("a", 10, cost=3).allowed
+    assert not limiter.hit("b", 10, cost=11).allowed  # more than the limit never fits
+
+
+def test_a_longer_window() -> None:
+    limiter = MemoryRateLimiter(Clock(7300.0), window_seconds=3600)
+    assert limiter.hit("ip", 2).reset_at == 10800

@@ -270,3 +270,32 @@ def test_trailing_slash_is_the_same_endpoint(plat: Platform) -> None:
 
 def test_unknown_path_is_404(plat: Platform) -> None:
     assert plat.request(b"", method="GET", path="/nope").status == 404
+
+
+def _calls(n: int, start: int = 1) -> list[dict[str, object]]:
+    return [message("tools/call", {"name": "hello_ping"}, rpc_id=start + i) for i in range(n)]
+
+
+def test_a_batch_takes_one_per_tool_call_from_the_window() -> None:
+    plat = platform(settings=RouterSettings(rate_limit_per_minute=10))
+    response = plat.post(_calls(4))
+    assert response.status == 200 and len(body(response)) == 4
+    assert response.headers["x-ratelimit-remaining"] == "6"
+    assert plat.post([PING, PING]).headers["x-ratelimit-remaining"] == "5"  # no tool call: one, as any request
+
+
+def test_a_batch_bigger_than_what_is_left_is_refused_whole_and_takes_nothing() -> None:
+    plat = platform(settings=RouterSettings(rate_limit_per_minute=10))
+    assert plat.post(_calls(7)).status == 200
+    refused = plat.post(_calls(4, start=8))
+    error = assert_rpc_error(refused, 429, TRANSPORT_ERROR)
+    assert "4 tool calls" in error["message"] and "3 are left" in error["message"]
+    assert refused.headers["x-ratelimit-remaining"] == "3"
+    assert plat.post(_calls(3)).status == 200  # the refused batch took nothing
+
+
+def test_a_batch_over_the_whole_limit_says_to_split_it() -> None:
+    plat = platform(settings=RouterSettings(rate_limit_per_minute=5))
+    error = assert_rpc_error(plat.post(_calls(6)), 429, TRANSPORT_ERROR)
+    assert "split it" in error["message"]
+    assert plat.post(_calls(5)).status == 200

@@ -37,6 +37,8 @@ def test_resources_list_has_catalog_balance_and_one_payload_per_approved_service
         "docs://catalog",
         "docs://errors",
         "credits://balance",
+        "credits://ledger",
+        "credits://usage",
         "docs://fake/payload",
         "docs://hello/payload",
     ]
@@ -55,14 +57,20 @@ def test_resources_list_paginates() -> None:
     assert [r["uri"] for page in pages[1:] for r in page["resources"]] == [
         "docs://errors",
         "credits://balance",
+        "credits://ledger",
+        "credits://usage",
         "docs://hello/payload",
     ]
     assert all(len(page["resources"]) == 1 for page in pages)
 
 
 def test_resource_templates_list(plat: Platform) -> None:
-    [template] = plat.rpc("resources/templates/list")["resourceTemplates"]
+    template, *credit_templates = plat.rpc("resources/templates/list")["resourceTemplates"]
     assert template["uriTemplate"] == "docs://{service}/payload"
+    assert [t["uriTemplate"] for t in credit_templates] == [
+        "credits://ledger{?since,limit,cursor}",
+        "credits://usage{?since}",
+    ]
     assert template["mimeType"] == "text/markdown"
 
 

@@ -41,7 +41,7 @@ def _registry() -> Registry:
 
 
 def _platform(services: set[str] | None = None, preview: bool = False, page: int = PAGE) -> Platform:
-    settings = RouterSettings(tools_page_size=page, preview_tools=preview)
+    settings = RouterSettings(tools_page_size=page, enable_preview_tools=preview)
     return platform(_registry(), ScriptedInvoker(), settings, services=services)
 
 

@@ -7,12 +7,19 @@ import ipaddress
 import pytest
 
 from mcp_platform.web import ALLOW_LOOPBACK_ENV, BlockedAddressError, WebErrorCode, check_url, forbidden_reason
-from mcp_platform.web.addresses import parse_ip_literal
+from mcp_platform.web.addresses import (
+    ALLOWED_PORTS_ENV,
+    LAMBDA_ENV,
+    check_address,
+    loopback_allowed,
+    parse_ip_literal,
+)
 
 
 @pytest.fixture(autouse=True)
 def _no_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ALLOW_LOOPBACK_ENV, raising=False)
+    monkeypatch.delenv(LAMBDA_ENV, raising=False)
 
 
 @pytest.mark.parametrize(
@@ -96,3 +103,29 @@ def test_ip_spellings_parse_like_a_resolver(host: str, ip: str) -> None:
 def test_hostnames_are_not_ip_literals() -> None:
     assert parse_ip_literal("example.com") is None
     assert parse_ip_literal("1.2.3.example") is None
+
+
+@pytest.mark.parametrize("url", ["http://example.com:8080/", "https://example.com:22/", "http://example.com:0/"])
+def test_caller_urls_keep_to_ports_80_and_443(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ALLOWED_PORTS_ENV, raising=False)
+    with pytest.raises(BlockedAddressError, match=r"port \d+ is not allowed"):
+        check_url(url)
+    assert check_url("http://example.com:80/a") and check_url("https://example.com:443/a")
+
+
+def test_more_ports_only_when_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ALLOWED_PORTS_ENV, "8080, 8443,junk")
+    assert check_url("http://example.com:8080/") == "http://example.com:8080/"
+    with pytest.raises(BlockedAddressError, match="one of 80, 443, 8080, 8443"):
+        check_url("http://example.com:9000/")
+
+
+def test_the_loopback_switch_is_refused_in_lambda(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ALLOW_LOOPBACK_ENV, "1")
+    assert check_url("http://127.0.0.1:9001/2018-06-01/runtime/invocation/next")  # a local test server
+    monkeypatch.setenv(LAMBDA_ENV, "mcp-platform-dev-svc-fetch")
+    assert not loopback_allowed()
+    with pytest.raises(BlockedAddressError, match="loopback"):
+        check_url("http://127.0.0.1:9001/2018-06-01/runtime/invocation/next")
+    with pytest.raises(BlockedAddressError, match="loopback"):
+        check_address(ipaddress.ip_address("127.0.0.1"), "localhost")

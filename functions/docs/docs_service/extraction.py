@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 from docs_service.readers import NO_TEXT, READERS, Document, sniff_kind
+from docs_service.settings import settings
 from mcp_platform import staging_store
 from mcp_platform.contracts.docs import parse_pages
 from mcp_platform.errors import ErrorCode, ToolError
@@ -19,14 +19,12 @@ if TYPE_CHECKING:
     from mcp_platform.contracts.docs import DocsExtractInput
     from mcp_platform.service import CallContext
 
-MAX_BYTES_ENV = "DOCS_MAX_BYTES"
-DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 _ACCEPT = "application/pdf,application/vnd.openxmlformats-officedocument.*,text/html;q=0.8,text/*;q=0.5,*/*;q=0.1"
 _robots = RobotsRules()
 
 
 def max_bytes() -> int:
-    return int(os.environ.get(MAX_BYTES_ENV) or DEFAULT_MAX_BYTES)
+    return settings().docs_max_bytes
 
 
 def _load(arguments: DocsExtractInput, ctx: CallContext) -> tuple[bytes, str]:

@@ -2,6 +2,8 @@
 
 from fetch_service.pages import fetch, fetch_status
 from mcp_platform.service import ServiceApp
+from mcp_platform.settings import WebSettings
 
-app = ServiceApp("fetch", {"fetch": fetch, "fetch_status": fetch_status})
+app = ServiceApp("fetch", {"fetch": fetch, "fetch_status": fetch_status}, settings=WebSettings.from_env())
+
 handler = app.lambda_handler

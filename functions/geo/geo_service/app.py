@@ -1,6 +1,7 @@
 """Lambda entry of the geo service (template: `geo_service.app.handler`)."""
 
 from geo_service import admin, catalogue, cities, countries, places, search, spatial
+from geo_service.settings import settings
 from mcp_platform.service import ServiceApp
 
 app = ServiceApp(
@@ -31,5 +32,7 @@ app = ServiceApp(
         "geo_rank_places": places.rank_places,
         "geo_place_kinds": catalogue.place_kinds,
     },
+    settings=settings(),
 )
+
 handler = app.lambda_handler

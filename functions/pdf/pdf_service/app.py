@@ -1,6 +1,7 @@
 """Lambda entry of the pdf service (template: `pdf_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
+from mcp_platform.settings import StagingSettings
 from pdf_service.documents import info, merge, split, status
 from pdf_service.typeset import from_markdown
 
@@ -13,5 +14,7 @@ app = ServiceApp(
         "pdf_info": info,
         "pdf_status": status,
     },
+    settings=StagingSettings.from_env(),
 )
+
 handler = app.lambda_handler

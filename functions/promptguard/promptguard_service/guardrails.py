@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
+
+from mcp_platform import aws
 
 GUARDRAIL_ID_ENV = "PROMPTGUARD_GUARDRAIL_ID"
 GUARDRAIL_VERSION_ENV = "PROMPTGUARD_GUARDRAIL_VERSION"
@@ -40,7 +41,7 @@ def configured() -> bool:
 @cache
 def _client() -> Any:
     config = Config(connect_timeout=1, read_timeout=2, retries={"total_max_attempts": 1})
-    return boto3.client("bedrock-runtime", config=config)
+    return aws.configured_client("bedrock-runtime", config)
 
 
 def second_opinion(text: str, client: Any = None) -> Opinion:

@@ -1,6 +1,7 @@
 """Lambda entry of the qr service (template: `qr_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
+from mcp_platform.settings import StagingSettings
 from qr_service.decoding import qr_decode
 from qr_service.generators import qr_barcode, qr_epc, qr_generate, qr_geo, qr_vcard, qr_wifi
 from qr_service.status import qr_status
@@ -17,5 +18,7 @@ app = ServiceApp(
         "qr_barcode": qr_barcode,
         "qr_status": qr_status,
     },
+    settings=StagingSettings.from_env(),
 )
+
 handler = app.lambda_handler

@@ -8,7 +8,6 @@ never refund twice. Returns (and logs) what it fixed.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
@@ -17,10 +16,22 @@ from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.observability import logger, metrics
+from mcp_platform.settings import FunctionSettings
+
+
+class ReconcileSettings(FunctionSettings):
+    accounts_table: str = ""
+    ledger_table: str = ""
+    calls_table: str = ""
+
+
+settings = ReconcileSettings.from_env()
+"""Parsed at import, the cold start: a table missing from the template block fails here."""
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    report = Calls(DynamoLedger.from_env(client("dynamodb"), os.environ)).sweep().to_wire()
+    ledger = DynamoLedger(client("dynamodb"), settings.accounts_table, settings.ledger_table, settings.calls_table)
+    report = Calls(ledger).sweep().to_wire()
     fixed = len(report["reversed"]) + len(report["refunded"]) + len(report["settled"])
     (logger.warning if fixed else logger.info)("reconciliation sweep", extra=report)
     # What ReconcileAlarm watches: anything fixed means a router died mid-call or a refund failed.

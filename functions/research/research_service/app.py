@@ -5,6 +5,7 @@ from research_service.brief import research_brief
 from research_service.compare import compare_options
 from research_service.credits import credits
 from research_service.lookup import source_lookup
+from research_service.settings import settings
 
 app = ServiceApp(
     "research",
@@ -14,5 +15,7 @@ app = ServiceApp(
         "compare_options": compare_options,
         "credits": credits,
     },
+    settings=settings(),
 )
+
 handler = app.lambda_handler

@@ -9,9 +9,8 @@ and `code` carry the seed code, `message` the sentence an agent acts on, and
 
 from __future__ import annotations
 
-import os
-
 from mcp_platform.errors import ToolError
+from research_service.settings import settings
 
 PREVIEW_REQUIRED = "preview_required"
 SERVER_MISCONFIGURED = "server_misconfigured"
@@ -24,7 +23,7 @@ def seed_error(message: str, code: str) -> ToolError:
 
 def preview_enabled() -> bool:
     """Preview tools and `depth: deep` are on only where the deployment sets ENABLE_PREVIEW_TOOLS=1."""
-    return os.environ.get("ENABLE_PREVIEW_TOOLS") == "1"
+    return settings().enable_preview_tools
 
 
 def require_preview(what: str, instead: str) -> None:

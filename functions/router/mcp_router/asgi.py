@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING, Any
 from mcp_router.http import HttpRequest, HttpResponse
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, MutableMapping
+
     from mcp_router.gateway import Gateway
+
+    Scope = MutableMapping[str, Any]
+    Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+    Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
 class GatewayApp:
@@ -30,7 +36,7 @@ class GatewayApp:
         # A plain executor: anyio's to_thread costs ~40 % more per hop.
         self._executor = ThreadPoolExecutor(max_workers=32, thread_name_prefix="gateway") if offload else None
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await _lifespan(receive, send)
             return
@@ -53,6 +59,7 @@ class GatewayApp:
             headers=headers,
             body=body,
             duplicated_headers=frozenset(duplicated),
+            client_ip=(scope.get("client") or ("",))[0] or "",
             deadline=_deadline(scope),
         )
         if self._executor is not None:
@@ -62,7 +69,7 @@ class GatewayApp:
         await _send(send, response)
 
 
-def _deadline(scope: dict[str, Any]) -> float | None:
+def _deadline(scope: Scope) -> float | None:
     """When the Lambda running this request stops (Mangum passes its context as `aws.context`)."""
     context = scope.get("aws.context")
     remaining = getattr(context, "get_remaining_time_in_millis", None)

@@ -17,6 +17,7 @@ import orjson
 
 from mcp_platform import docs
 from mcp_platform.billing.lifecycle import Calls
+from mcp_platform.billing.usage import MemoryLedgerHistory
 from mcp_platform.ids import request_id as new_request_id
 from mcp_platform.jsonrpc import (
     HEADER_MISMATCH,
@@ -32,15 +33,20 @@ from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.observability import logger
 from mcp_router.auth import KeyAuthenticator, Principal, extract_key
 from mcp_router.calls import ToolCaller
+from mcp_router.credits import CreditResources
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
+from mcp_router.registration import PATH as REGISTER_PATH
+from mcp_router.registration import Registrar
 from mcp_router.transport import TRANSPORT_ERROR, check_http, invalid_request, parse_error, protocol_era
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from mcp_platform.admin import SignupDesk
     from mcp_platform.billing.lifecycle import CallLedger
+    from mcp_platform.billing.usage import LedgerHistory
     from mcp_platform.ratelimit.limiter import RateLimiter
     from mcp_platform.registry import Registry
     from mcp_router.invoker import Invoker
@@ -49,6 +55,7 @@ if TYPE_CHECKING:
 _NAME_PARAM = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
 """Methods whose `Mcp-Name` header mirrors a body parameter (modern era)."""
 _ROUTING_HEADERS = ("mcp-protocol-version", "mcp-method", "mcp-name")
+_UNPARSABLE = object()
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,12 @@ class Dependencies:
     limiter: RateLimiter
     invoker: Invoker
     settings: RouterSettings
+    signups: SignupDesk | None = None
+    """Self-service sign-up; None answers /api/auth/register as closed."""
+    signup_limiter: RateLimiter | None = None
+    """Per-source-address windows of an hour for sign-ups."""
+    history: LedgerHistory | None = None
+    """Ledger pages for credits://ledger and credits://usage; None reads them through `ledger.entries`."""
     clock: Callable[[], float] = time.time
     """Wall clock of deadlines (tests move it by hand)."""
     sleep: Callable[[float], None] = time.sleep
@@ -73,17 +86,22 @@ class Gateway:
             deps.registry,
             calls,
             deps.invoker,
-            preview_tools=deps.settings.preview_tools,
+            preview_tools=deps.settings.enable_preview_tools,
             service_timeout_s=deps.settings.service_timeout_seconds,
             clock=deps.clock,
         )
-        self._methods = Methods(deps.registry, deps.ledger, caller, deps.settings)
+        history = deps.history or MemoryLedgerHistory(deps.ledger)
+        credit_resources = CreditResources(deps.ledger, history, deps.registry, deps.clock)
+        self._methods = Methods(deps.registry, credit_resources, caller, deps.settings)
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="batch")
         self._routes: dict[tuple[str, str], Callable[[HttpRequest], HttpResponse]] = {
             ("GET", "/health"): self._health,
             ("GET", "/llms.txt"): self._llms_txt,
             ("GET", "/.well-known/mcp"): self._well_known,
         }
+        if deps.signups is not None and deps.signup_limiter is not None:
+            registrar = Registrar(deps.signups, deps.signup_limiter, deps.settings)
+            self._routes.update({(method, REGISTER_PATH): registrar.handle for method in ("POST", "GET")})
 
     def handle(self, request: HttpRequest) -> HttpResponse:
         try:
@@ -113,7 +131,8 @@ class Gateway:
 
     def _llms_txt(self, _request: HttpRequest) -> HttpResponse:
         return HttpResponse.text(
-            docs.llms_txt(self._deps.registry, self._settings.public_url), "text/plain; charset=utf-8"
+            docs.llms_txt(self._deps.registry, self._settings.public_url, self._signup_mode()),
+            "text/plain; charset=utf-8",
         )
 
     def _well_known(self, _request: HttpRequest) -> HttpResponse:
@@ -123,8 +142,12 @@ class Gateway:
                 self._settings.public_url,
                 self._settings.server_name,
                 self._settings.server_version,
+                self._signup_mode(),
             )
         )
+
+    def _signup_mode(self) -> str:
+        return self._settings.signup_mode if self._deps.signups is not None else "closed"
 
     # -- POST /mcp
 
@@ -139,22 +162,22 @@ class Gateway:
                 JsonRpcError(TRANSPORT_ERROR, "Unauthorized: send a valid API key as Authorization: Bearer mcp_…"),
                 headers={"www-authenticate": 'Bearer realm="mcp", error="invalid_token"'},
             )
+        try:
+            body: Any = orjson.loads(request.body)
+        except orjson.JSONDecodeError:
+            body = _UNPARSABLE
         limit = principal.account.rate_limit_per_minute or self._settings.rate_limit_per_minute
-        decision = self._deps.limiter.hit(principal.account_id, limit)
+        calls = _tool_calls(body, self._settings.max_batch_size)
+        decision = self._deps.limiter.hit(principal.account_id, limit, calls)
         rate_headers = decision.headers()
         if not decision.allowed:
             return HttpResponse.rpc_error(
                 429,
-                JsonRpcError(TRANSPORT_ERROR, f"Too Many Requests: {limit} per minute; retry after the window resets"),
-                _readable_id(request.body),
+                JsonRpcError(TRANSPORT_ERROR, _rate_message(calls, limit, decision.remaining)),
+                _request_id_of(body),
                 headers={**rate_headers, "retry-after": str(decision.retry_after(self._deps.clock()))},
             )
-        try:
-            body = orjson.loads(request.body)
-        except orjson.JSONDecodeError:
-            response = parse_error()
-        else:
-            response = self._rpc(request, body, principal)
+        response = parse_error() if body is _UNPARSABLE else self._rpc(request, body, principal)
         response.headers.update(rate_headers)
         return response
 
@@ -226,12 +249,20 @@ class Gateway:
             return failure(ex.rpc_id, exc), status
 
 
-def _readable_id(body: bytes) -> Any:
-    """The id of a single JSON-RPC message in `body`, or None (unparsable body, batch, no valid id)."""
-    try:
-        return _request_id_of(orjson.loads(body))
-    except orjson.JSONDecodeError:
-        return None
+def _tool_calls(body: Any, max_batch: int) -> int:
+    """What a request takes from the rate window: one per `tools/call` in it, and at least one.
+
+    A batch over `max_batch` is refused whole as one Invalid Request, so it takes one.
+    """
+    messages = body if isinstance(body, list) and len(body) <= max_batch else [body]
+    return max(1, sum(1 for m in messages if isinstance(m, dict) and m.get("method") == "tools/call"))
+
+
+def _rate_message(calls: int, limit: int, remaining: int) -> str:
+    if calls > limit:
+        return f"Too Many Requests: this batch holds {calls} tool calls, more than the {limit} per minute; split it"
+    what = f"this batch holds {calls} tool calls and {remaining} are left" if calls > 1 else "the limit is reached"
+    return f"Too Many Requests: {limit} tool calls per minute, {what}; retry after the window resets"
 
 
 def _member_scope(header: str | None, rpc_id: Any) -> str | None:

@@ -22,6 +22,8 @@ class HttpRequest:
     body: bytes = b""
     duplicated_headers: frozenset[str] = frozenset()
     """Lower-case names that arrived more than once (routing headers must not)."""
+    client_ip: str = ""
+    """The caller's address (API Gateway's sourceIp under Mangum, the socket's peer under uvicorn)."""
     deadline: float | None = None
     """Epoch seconds at which the runtime stops this request (Lambda's remaining time); None locally."""
 

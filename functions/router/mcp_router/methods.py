@@ -16,21 +16,23 @@ import orjson
 from mcp_platform import docs
 from mcp_platform.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, JsonRpcError
 from mcp_platform.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS, SERVER_INFO_META
+from mcp_router import credits
 from mcp_router.calls import CallContext, ToolCaller
 from mcp_router.pagination import page
 
 if TYPE_CHECKING:
-    from mcp_platform.billing.ledger import Ledger
     from mcp_platform.registry import Registry
     from mcp_router.auth import Principal
+    from mcp_router.credits import CreditResources
     from mcp_router.settings import RouterSettings
 
 INSTRUCTIONS = (
     "Tools are grouped by service (<service>_<verb>). Each tool's description says what it costs in credits; "
     "*_status tools and hello_ping are free, and failed calls are never charged. Billed results carry "
     "credits_charged and credits_balance. Read docs://catalog for every tool and price, docs://errors for "
-    "error codes and which are worth retrying, "
-    "docs://<service>/payload for a service's exact contracts, and credits://balance for your balance."
+    "error codes and which are worth retrying, docs://<service>/payload for a service's exact contracts, "
+    "credits://balance for your balance, credits://ledger for every charge and refund (paged, "
+    "?since=YYYY-MM-DD) and credits://usage for totals by day."
 )
 LIST_TTL_MS = 300_000
 """Tool lists and docs change only on deploy: five minutes of client caching is safe."""
@@ -54,9 +56,11 @@ Handler = Callable[[Exchange, dict[str, Any]], dict[str, Any]]
 
 
 class Methods:
-    def __init__(self, registry: Registry, ledger: Ledger, caller: ToolCaller, settings: RouterSettings) -> None:
+    def __init__(
+        self, registry: Registry, credit_resources: CreditResources, caller: ToolCaller, settings: RouterSettings
+    ) -> None:
         self._registry = registry
-        self._ledger = ledger
+        self._credits = credit_resources
         self._caller = caller
         self._settings = settings
         self._server_info = {"name": settings.server_name, "version": settings.server_version}
@@ -141,12 +145,7 @@ class Methods:
                 "title": "Error codes: which a retry can help, and what each means",
                 "mimeType": "text/markdown",
             },
-            {
-                "uri": "credits://balance",
-                "name": "balance",
-                "title": "Your credit balance and latest ledger entries",
-                "mimeType": "application/json",
-            },
+            *credits.RESOURCES,
             *(
                 {
                     "uri": f"docs://{service}/payload",
@@ -171,7 +170,8 @@ class Methods:
                 "name": "service-payload",
                 "title": "A service's request and response contracts",
                 "mimeType": "text/markdown",
-            }
+            },
+            *credits.TEMPLATES,
         ]
         return self._cacheable(ex, {"resourceTemplates": templates}, LIST_TTL_MS, "public")
 
@@ -179,13 +179,7 @@ class Methods:
         uri = params.get("uri")
         if not isinstance(uri, str):
             raise JsonRpcError(INVALID_PARAMS, "resources/read needs a string `uri`")
-        if uri == "credits://balance":
-            account_id = ex.principal.account_id
-            body = {
-                "account_id": account_id,
-                "balance": self._ledger.balance(account_id),
-                "entries": [e.to_wire() for e in self._ledger.entries(account_id, limit=20)],
-            }
+        if (body := self._credits.read(ex.principal.account_id, uri)) is not None:
             contents = {"uri": uri, "mimeType": "application/json", "text": orjson.dumps(body).decode()}
             return self._cacheable(ex, {"contents": [contents]}, 0, "private")
         text = self._doc(ex, uri)

@@ -1,29 +1,52 @@
-"""Router configuration, read once per container from the environment the template sets."""
+"""Router configuration: the router's template environment, parsed once per container (cold start)."""
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, ClassVar
 
-if TYPE_CHECKING:
-    from collections.abc import Mapping
+from pydantic import field_validator
 
-
-def _csv(value: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in value.split(",") if part.strip())
+from mcp_platform.auth.signup import SignupMode
+from mcp_platform.settings import FunctionSettings
 
 
-@dataclass(frozen=True)
-class RouterSettings:
+class RouterSettings(FunctionSettings):
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset(
+        {
+            "allowed_hosts",
+            "tools_page_size",
+            "server_name",
+            "server_version",
+            "public_url",
+            "max_batch_size",
+            "router_timeout_seconds",
+        }
+    )
+
+    # -- stores and services (template: !Ref of each table, the service function prefix)
+    accounts_table: str = ""
+    api_keys_table: str = ""
+    ledger_table: str = ""
+    rate_limit_table: str = ""
+    calls_table: str = ""
+    signups_table: str = ""
+    service_function_prefix: str = ""
+
+    # -- limits and behaviour (template parameters)
     rate_limit_per_minute: int = 120
     key_cache_seconds: float = 30.0
     max_body_bytes: int = 1_048_576
     allowed_origins: tuple[str, ...] = ()
     """Browser Origins allowed to call /mcp; a request without Origin is always allowed."""
+    signup_mode: SignupMode = SignupMode.INVITE
+    signups_per_ip_per_hour: int = 5
+    welcome_credits: int = 100
+    service_timeout_seconds: float = 25.0
+    """Longest a service may run (its Lambda timeout)."""
+
+    # -- local overrides and tuning (absent in AWS)
     allowed_hosts: tuple[str, ...] = ()
     """Host header values accepted (without port); empty accepts any (behind API Gateway)."""
-    preview_tools: bool = False
     tools_page_size: int = 50
     server_name: str = "mcp-platform"
     server_version: str = "0.1.0"
@@ -31,23 +54,17 @@ class RouterSettings:
     """Base URL shown in generated docs, e.g. https://api.example.com (no trailing slash)."""
     max_batch_size: int = 20
     """Most messages in one legacy-era JSON-RPC batch; a larger batch is one Invalid Request error."""
-    service_timeout_seconds: float = 25.0
-    """Longest a service may run (its Lambda timeout)."""
     router_timeout_seconds: float = 29.0
     """The router's own budget when the runtime does not say (locally); in Lambda its remaining time."""
 
+    @field_validator("allowed_origins", "allowed_hosts", mode="before")
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> RouterSettings:
-        return cls(
-            rate_limit_per_minute=int(env.get("RATE_LIMIT_PER_MINUTE", "120")),
-            key_cache_seconds=float(env.get("KEY_CACHE_SECONDS", "30")),
-            max_body_bytes=int(env.get("MAX_BODY_BYTES", "1048576")),
-            allowed_origins=_csv(env.get("ALLOWED_ORIGINS", "")),
-            allowed_hosts=_csv(env.get("ALLOWED_HOSTS", "")),
-            preview_tools=env.get("ENABLE_PREVIEW_TOOLS", "") == "1",
-            tools_page_size=int(env.get("TOOLS_PAGE_SIZE", "50")),
-            public_url=env.get("PUBLIC_URL", "").rstrip("/"),
-            max_batch_size=int(env.get("MAX_BATCH_SIZE", "20")),
-            service_timeout_seconds=float(env.get("SERVICE_TIMEOUT_SECONDS", "25")),
-            router_timeout_seconds=float(env.get("ROUTER_TIMEOUT_SECONDS", "29")),
-        )
+    def _csv(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        return value.rstrip("/")

@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.config import Config
 
-from mcp_platform.auth.dynamodb import DynamoAccountStore
+from mcp_platform.admin import AccountAdmin, SignupDesk
+from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.aws import client, configured_client
 from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.registry import load_registry
 from mcp_router.auth import KeyAuthenticator
@@ -24,10 +26,13 @@ if TYPE_CHECKING:
 
 
 def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str] = os.environ) -> Dependencies:
-    """DynamoDB stores named by the template's env vars; services invoked through Lambda unless `invoker` is given."""
+    """DynamoDB stores named by the router's settings; services invoked through Lambda unless `invoker` is given.
+
+    `RouterSettings.from_env` refuses an environment missing any of the router's template variables.
+    """
     settings = RouterSettings.from_env(env)
     ddb = client("dynamodb")
-    store = DynamoAccountStore(ddb, env["ACCOUNTS_TABLE"], env["API_KEYS_TABLE"])
+    store = DynamoAccountStore(ddb, settings.accounts_table, settings.api_keys_table)
     if invoker is None:
 
         @cache
@@ -39,11 +44,23 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
 
         default = lambda_client(math.floor(settings.service_timeout_seconds) + 1)
         invoker = LambdaInvoker.from_env(default, env, lambda_client)
+    registry = load_registry()
+    ledger = DynamoLedger(ddb, settings.accounts_table, settings.ledger_table, settings.calls_table)
+    signups = SignupDesk(
+        admin=AccountAdmin(store, ledger),
+        signups=DynamoSignupStore(ddb, settings.accounts_table, settings.signups_table),
+        mode=settings.signup_mode,
+        services=frozenset(registry.services),
+        welcome_credits=settings.welcome_credits,
+    )
     return Dependencies(
-        registry=load_registry(),
+        registry=registry,
         authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
-        ledger=DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["CALLS_TABLE"]),
-        limiter=DynamoRateLimiter(ddb, env["RATE_LIMIT_TABLE"]),
+        ledger=ledger,
+        limiter=DynamoRateLimiter(ddb, settings.rate_limit_table),
         invoker=invoker,
         settings=settings,
+        signups=signups,
+        signup_limiter=DynamoRateLimiter(ddb, settings.rate_limit_table, window_seconds=3600),
+        history=DynamoLedgerHistory(ddb, settings.ledger_table),
     )

@@ -3,6 +3,7 @@
 from mcp_platform.service import ServiceApp
 from search_service.pages import search_fetch, search_fetch_summary
 from search_service.results import search_news, search_web
+from search_service.settings import settings
 from search_service.status import search_status
 
 app = ServiceApp(
@@ -14,5 +15,7 @@ app = ServiceApp(
         "search_fetch_summary": search_fetch_summary,
         "search_status": search_status,
     },
+    settings=settings(),
 )
+
 handler = app.lambda_handler

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 import zlib
 from typing import Any
 
-import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
+from mcp_platform import aws
 from mcp_platform.observability import logger
 
-TABLE_ENV = "CACHE_TABLE"
 _MAX_ITEM_BYTES = 350_000
 
 
@@ -31,14 +29,14 @@ def cache_key(*parts: object) -> str:
 class DynamoCache:
     """Get/put JSON values with a TTL. Failures are logged and treated as misses, never raised."""
 
-    def __init__(self, table_name: str | None = None, boto3_client: Any = None) -> None:
-        self._table = table_name or os.environ.get(TABLE_ENV, "")
+    def __init__(self, table_name: str, boto3_client: Any = None) -> None:
+        self._table = table_name
         self._client = boto3_client
 
     @property
     def client(self) -> Any:
         if self._client is None:
-            self._client = boto3.client("dynamodb")
+            self._client = aws.client("dynamodb")
         return self._client
 
     def get(self, key: str) -> dict[str, Any] | None:

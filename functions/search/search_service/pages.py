@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
@@ -11,13 +10,12 @@ from mcp_platform.web import FetchLimits, fetch_page, paginate
 from search_service.cache import cache_key
 from search_service.language import is_hungarian
 from search_service.results import store
+from search_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.contracts.search import SearchFetchInput, SearchSummaryInput
     from mcp_platform.service import CallContext
 
-PAGE_TTL_ENV = "PAGE_CACHE_TTL_SECONDS"
-DEFAULT_PAGE_TTL = 3600
 SUMMARY_INPUT_CHARS = 40_000
 _LANGUAGES = {"hu": "Hungarian", "en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian"}
 
@@ -31,7 +29,7 @@ SYSTEM_PROMPT = (
 
 
 def page_ttl() -> int:
-    return int(os.environ.get(PAGE_TTL_ENV) or DEFAULT_PAGE_TTL)
+    return settings().page_cache_ttl_seconds
 
 
 def _page(url: str, raw: bool, ctx: CallContext) -> tuple[dict[str, Any], bool]:

@@ -2,29 +2,26 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from mcp_platform.search import SearchQuery, Vertical, provider_from_env
 from search_service.cache import DynamoCache, cache_key
+from search_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.contracts.search import SearchInput
     from mcp_platform.service import CallContext
 
-RESULTS_TTL_ENV = "SEARCH_CACHE_TTL_SECONDS"
-DEFAULT_RESULTS_TTL = 6 * 3600
-
 
 def results_ttl() -> int:
-    return int(os.environ.get(RESULTS_TTL_ENV) or DEFAULT_RESULTS_TTL)
+    return settings().search_cache_ttl_seconds
 
 
 @cache
 def store() -> DynamoCache:
     """The container's cache client (built once, reused while warm)."""
-    return DynamoCache()
+    return DynamoCache(settings().cache_table)
 
 
 def search_web(arguments: SearchInput, ctx: CallContext) -> dict[str, Any]:

@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING, Any
 from mcp_platform.provider_status import provider_status
 from mcp_platform.registry import load_registry
 from mcp_platform.search import DEFAULT_GL, DEFAULT_HL, PROVIDERS
-from mcp_platform.secrets import is_configured
-from search_service.cache import TABLE_ENV
 from search_service.pages import page_ttl
 from search_service.results import results_ttl
+from search_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
@@ -32,9 +31,9 @@ def search_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
             "web_results_ttl_s": results_ttl(),
             "pages_ttl_s": page_ttl(),
             "news": "never cached",
-            "enabled": is_configured(TABLE_ENV),
+            "enabled": bool(settings().cache_table),
         },
         "summary_llm": {"provider": llm["provider"], "model": llm["model"], "base_url": llm["base_url"]},
         "missing_settings": backends["missing"],
-        "tools": [spec.name for spec in load_registry().for_service("search")],
+        "tools": [spec.name for spec in load_registry(["search"]).for_service("search")],
     }

@@ -1,6 +1,7 @@
 """Lambda entry of the staging service (template: `staging_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
+from mcp_platform.settings import StagingSettings
 from staging_service.files import delete, get, status, upload, upload_url
 
 app = ServiceApp(
@@ -12,5 +13,7 @@ app = ServiceApp(
         "staging_delete": delete,
         "staging_status": status,
     },
+    settings=StagingSettings.from_env(),
 )
+
 handler = app.lambda_handler

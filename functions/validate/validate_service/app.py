@@ -7,6 +7,7 @@ from validate_service.email_address import validate_email
 from validate_service.json_document import validate_json
 from validate_service.numbers import validate_number
 from validate_service.phone import validate_phone
+from validate_service.settings import settings
 from validate_service.status import validate_status
 from validate_service.url import validate_url
 from validate_service.vat import validate_vat
@@ -25,5 +26,7 @@ app = ServiceApp(
         "validate_number": validate_number,
         "validate_status": validate_status,
     },
+    settings=settings(),
 )
+
 handler = app.lambda_handler

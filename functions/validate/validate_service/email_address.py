@@ -11,7 +11,6 @@ name) is caught by asking it for the root zone before trusting an "undeliverable
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -22,11 +21,11 @@ from email_validator import validate_email as check_syntax
 from email_validator.deliverability import validate_email_deliverability
 
 from mcp_platform.contracts.validate import EmailInput, EmailOutput, MxHost
+from validate_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.service import CallContext
 
-DNS_TIMEOUT_S = float(os.environ.get("DNS_TIMEOUT_S", "3"))
 _ANSWERS = (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer, dns.resolver.NoNameservers, dns.exception.Timeout)
 
 
@@ -58,7 +57,7 @@ class AnswerOrUnknown:
 def dns_resolver() -> Resolver:
     """The system resolver (Lambda's VPC resolver in AWS), built once per container."""
     resolver = dns.resolver.Resolver()
-    resolver.lifetime = DNS_TIMEOUT_S
+    resolver.lifetime = settings().dns_timeout_s
     resolver.cache = dns.resolver.LRUCache()
     return resolver
 

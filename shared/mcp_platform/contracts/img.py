@@ -26,7 +26,7 @@ _Image = binary_input(
 
 
 class InfoInput(ToolInput):
-    image: _Image
+    image: _Image  # type: ignore[valid-type]  # an Annotated type built by binary_input
 
 
 class Resize(ToolInput):
@@ -53,7 +53,7 @@ class Crop(ToolInput):
 
 
 class TransformInput(ToolInput):
-    image: _Image
+    image: _Image  # type: ignore[valid-type]  # an Annotated type built by binary_input
     crop: Crop | None = Field(default=None, description="Cut out a box first (in the original's pixels).")
     rotate: int = Field(
         default=0, ge=-360, le=360, description="Degrees counter-clockwise, applied after crop; the canvas grows."

@@ -64,7 +64,7 @@ class MergeInput(ToolInput):
 
 
 class SplitInput(ToolInput):
-    file: _Pdf
+    file: _Pdf  # type: ignore[valid-type]  # an Annotated type built by binary_input
     ranges: str = Field(
         max_length=500,
         description="Comma-separated pages or ranges, e.g. '1-3,7'; each item becomes one output PDF. "
@@ -79,7 +79,7 @@ class SplitInput(ToolInput):
 
 
 class InfoInput(ToolInput):
-    file: _Pdf
+    file: _Pdf  # type: ignore[valid-type]  # an Annotated type built by binary_input
     max_chars_per_page: int = Field(
         default=1000, ge=0, le=5000, description="Text returned per page; 0 returns no text."
     )

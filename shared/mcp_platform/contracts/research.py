@@ -30,7 +30,8 @@ LOOKUP_PRICE = DEPTH_PRICES["quick"]
 @cache
 def seed() -> dict[str, Any]:
     """The seed 004 document, parsed."""
-    return json.loads(SEED_FILE.read_text(encoding="utf-8"))
+    document: dict[str, Any] = json.loads(SEED_FILE.read_text(encoding="utf-8"))
+    return document
 
 
 def seed_schema(definition: str) -> dict[str, Any]:

@@ -15,9 +15,9 @@ from xml.etree import ElementTree
 from pydantic import BaseModel, Field, WithJsonSchema, field_validator, model_validator
 
 from mcp_platform.contracts._common import StatusInput, StatusOutput, status_tool
+from mcp_platform.contracts._staging import STAGED_OBJECT_SCHEMA
 from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.schema import output_schema
-from mcp_platform.staging_store import STAGED_OBJECT_SCHEMA
 
 SERVICE = "tts"
 MAX_CHARACTERS = 100_000

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from mcp_platform import upstream
+from mcp_platform.aws import configured_client
 from mcp_platform.llm.base import IMAGE_TYPES, Completion, Image
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class BedrockClient:
         self._model_id = model_id
         # botocore has no per-call timeout: a capped client reads for at most `timeout` and does not retry.
         config = Config(read_timeout=timeout, retries={"total_max_attempts": 1}) if timeout else None
-        self._client = boto3_client or boto3.client("bedrock-runtime", config=config, endpoint_url=endpoint_url)
+        self._client = boto3_client or configured_client("bedrock-runtime", config, endpoint_url=endpoint_url)
 
     def complete(
         self,

@@ -88,7 +88,8 @@ class SearchQuery:
 
 
 class SearchProvider(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
         """`{q_effective, organic|news: [...], answer_box?, knowledge_graph?}`; raises `ToolError`."""

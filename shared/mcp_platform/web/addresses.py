@@ -23,7 +23,12 @@ from mcp_platform.web.errors import WebErrorCode
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 ALLOW_LOOPBACK_ENV = "SSRF_ALLOW_LOOPBACK"
-"""Test-only: `1` lets fetches reach 127.0.0.0/8 and ::1 (local test servers). Off everywhere else."""
+"""Test-only: `1` lets fetches reach 127.0.0.0/8 and ::1 on any port (local test servers). Never in Lambda."""
+ALLOWED_PORTS_ENV = "SSRF_ALLOWED_PORTS"
+"""Comma-separated ports a caller's URL may use besides 80 and 443 (template parameter `FetchExtraPorts`)."""
+LAMBDA_ENV = "AWS_LAMBDA_FUNCTION_NAME"
+"""Set by the Lambda runtime: there loopback reaches the Runtime API, so the test switch is refused."""
+STANDARD_PORTS = frozenset({80, 443})
 
 _METADATA = frozenset(
     ipaddress.ip_address(a) for a in ("169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200")
@@ -41,8 +46,18 @@ class BlockedAddressError(ToolError):
 
 
 def loopback_allowed() -> bool:
-    """True only when the test-only switch `SSRF_ALLOW_LOOPBACK=1` is set."""
-    return os.environ.get(ALLOW_LOOPBACK_ENV) == "1"
+    """True only when the test-only switch `SSRF_ALLOW_LOOPBACK=1` is set, outside Lambda.
+
+    In Lambda, 127.0.0.1:9001 is the Runtime API (and loopback reaches extensions): a caller's URL
+    there could read or answer invocations, so the switch is refused whatever it says.
+    """
+    return os.environ.get(ALLOW_LOOPBACK_ENV) == "1" and not os.environ.get(LAMBDA_ENV)
+
+
+def allowed_ports() -> frozenset[int]:
+    """80, 443 and the ports configured in `SSRF_ALLOWED_PORTS` (unparsable entries are ignored)."""
+    extra = (p.strip() for p in os.environ.get(ALLOWED_PORTS_ENV, "").split(","))
+    return STANDARD_PORTS | {int(p) for p in extra if p.isdigit() and 0 < int(p) < 65536}
 
 
 def forbidden_reason(ip: IPAddress) -> str | None:
@@ -123,8 +138,9 @@ def check_address(ip: IPAddress, host: str) -> None:
 def check_url(url: str) -> str:
     """Syntax check of a URL to fetch (no DNS); returns it stripped or raises `BlockedAddressError`.
 
-    Rules: http or https, a host, no user:password, and a host that is not an IP literal of a
-    non-public address. Hostnames are checked again after resolution at connect time.
+    Rules: http or https, a host, no user:password, port 80, 443 or one configured in
+    `SSRF_ALLOWED_PORTS`, and a host that is not an IP literal of a non-public address.
+    Hostnames are checked again after resolution at connect time.
 
     Examples:
         >>> check_url("https://example.com/a")
@@ -143,10 +159,11 @@ def check_url(url: str) -> str:
         raise BlockedAddressError("url: has no host; give an absolute http(s) URL")
     if parts.username is not None or parts.password is not None:
         raise BlockedAddressError("url: credentials (user:password@) in the URL are not allowed")
-    if port == 0:
-        raise BlockedAddressError("url: port 0 is not allowed")
     if (ip := parse_ip_literal(host)) is not None:
         check_address(ip, host)
+    if port is not None and port not in allowed_ports() and not loopback_allowed():
+        ports = ", ".join(str(p) for p in sorted(allowed_ports()))
+        raise BlockedAddressError(f"url: port {port} is not allowed; use the scheme's default port or one of {ports}")
     return url
 
 

@@ -75,7 +75,7 @@ class Download:
     @property
     def content_type(self) -> str:
         """The media type, lower case, without parameters (`""` when the server sent none)."""
-        return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        return str(self.headers.get("content-type", "")).split(";", 1)[0].strip().lower()
 
 
 @cache

@@ -14,8 +14,8 @@ def declared_charset(body: bytes, content_type: str | None) -> str | None:
     candidates = []
     if content_type and (m := _HEADER_CHARSET.search(content_type)):
         candidates.append(m.group(1))
-    if m := _META_CHARSET.search(body[:4096]):
-        candidates.append(m.group(1).decode("ascii"))
+    if meta := _META_CHARSET.search(body[:4096]):
+        candidates.append(meta.group(1).decode("ascii"))
     for name in candidates:
         try:
             return codecs.lookup(name).name

@@ -1,0 +1,119 @@
+"""One settings model per function, parsed once at cold start from the environment its template block sets.
+
+A function's settings are a `FunctionSettings` subclass: one field per
+environment variable, named after it in lower case (`STAGING_BUCKET` →
+`staging_bucket`). `from_env()` refuses, at cold start and naming every one,
+the variables a function's template block (or Globals) must set and does not:
+so a variable missing from a block fails at once, locally (the local default
+and the wiring test give each function only its own block) as in AWS, instead
+of on some later call. Fields listed in `OPTIONAL_ENV` may be absent (local
+overrides and tuning knobs); their defaults apply.
+
+Direct construction (`RouterSettings(rate_limit_per_minute=2)`) keeps every
+default: that is for tests, which set what they exercise.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, ClassVar, Self
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+
+class SettingsError(RuntimeError):
+    """The environment lacks or mistypes a setting; raised at cold start, naming each variable."""
+
+
+def _env_name(field: str) -> str:
+    return field.upper()
+
+
+class FunctionSettings(BaseModel):
+    """What every function gets from template.yaml's Globals."""
+
+    model_config = ConfigDict(
+        frozen=True, extra="ignore", alias_generator=_env_name, validate_by_name=True, validate_by_alias=True
+    )
+
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset()
+    """Fields that may be absent from the environment (their default applies)."""
+
+    stage: str = "dev"
+    log_level: str = "INFO"
+    enable_preview_tools: bool = False
+    """`ENABLE_PREVIEW_TOOLS=1` lists and runs preview tools."""
+    ssrf_allowed_ports: str = ""
+    """Ports a caller's URL may use besides 80/443 (read by the SSRF guard, `web.addresses`)."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Self:
+        """The settings in `env` (default: the process environment); `SettingsError` names what is wrong."""
+        source = dict(os.environ if env is None else env)
+        optional = cls.optional_fields()
+        missing = [
+            _env_name(name) for name in cls.model_fields if name not in optional and _env_name(name) not in source
+        ]
+        if missing:
+            raise SettingsError(
+                f"{cls.__name__}: the environment does not set {', '.join(sorted(missing))}; "
+                "add it to this function's Environment in template.yaml (or to Globals)"
+            )
+        try:
+            return cls.model_validate(
+                {_env_name(n): source[_env_name(n)] for n in cls.model_fields if _env_name(n) in source}
+            )
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False))
+            raise SettingsError(f"{cls.__name__}: {problems}") from None
+
+    @classmethod
+    def optional_fields(cls) -> frozenset[str]:
+        """`OPTIONAL_ENV` of this class and every base."""
+        names: set[str] = set()
+        for klass in cls.__mro__:
+            names |= vars(klass).get("OPTIONAL_ENV", frozenset())
+        return frozenset(names)
+
+    @classmethod
+    def env_names(cls) -> frozenset[str]:
+        """Every environment variable this model reads."""
+        return frozenset(_env_name(name) for name in cls.model_fields)
+
+
+class StagingSettings(FunctionSettings):
+    """Functions that read or write staged files (`mcp_platform.staging_store`, `mcp_platform.binary`)."""
+
+    staging_bucket: str = ""
+
+
+class WebSettings(FunctionSettings):
+    """Functions that fetch caller-given URLs (`mcp_platform.web`)."""
+
+    OPTIONAL_ENV = frozenset({"web_max_bytes", "web_connect_timeout", "web_total_timeout"})
+
+    web_contact_url: str = ""
+    web_max_bytes: int | None = None
+    web_connect_timeout: float | None = None
+    web_total_timeout: float | None = None
+
+
+class SearchProviderSettings(FunctionSettings):
+    """Functions that call the search provider (`mcp_platform.search`)."""
+
+    search_provider: str = "serper"
+    search_api_key_parameter: str = ""
+
+
+class LlmSettings(FunctionSettings):
+    """Functions that call the LLM (`mcp_platform.llm`)."""
+
+    OPTIONAL_ENV = frozenset({"gemini_model"})
+
+    llm_provider: str = "gemini"
+    gemini_api_key_parameter: str = ""
+    bedrock_model_id: str = ""
+    gemini_model: str = ""

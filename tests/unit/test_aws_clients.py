@@ -1,0 +1,62 @@
+"""One way to build AWS clients: the shared session, explicit timeouts, no `boto3.client` anywhere else."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from botocore.config import Config
+
+from mcp_platform import aws
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+ROOT = Path(__file__).resolve().parents[2]
+CODE = [p for d in ("shared", "functions", "localdev") for p in (ROOT / d).rglob("*.py")]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """The session and clients built here may predate moto's import: later tests must not inherit them."""
+    aws.client.cache_clear()
+    yield
+    aws.client.cache_clear()
+    aws.session.cache_clear()
+
+
+def test_shared_clients_have_explicit_timeouts_and_bounded_retries() -> None:
+    ddb = aws.client("dynamodb")
+    assert ddb is aws.client("dynamodb")  # once per container
+    assert (ddb.meta.config.connect_timeout, ddb.meta.config.read_timeout) == (2, 10)
+    assert ddb.meta.config.retries == {"mode": "standard", "total_max_attempts": 3}
+
+
+def test_a_configured_client_keeps_the_default_timeouts_it_does_not_override() -> None:
+    lam = aws.configured_client("lambda", Config(read_timeout=26, retries={"max_attempts": 1}))
+    assert (lam.meta.config.connect_timeout, lam.meta.config.read_timeout) == (2, 26)
+    local = aws.configured_client("dynamodb", endpoint_url="http://127.0.0.1:4566", region_name="us-east-1")
+    assert local.meta.endpoint_url == "http://127.0.0.1:4566" and local.meta.config.read_timeout == 10
+
+
+def test_transfer_clients_share_the_session() -> None:
+    s3 = aws.transfer_client("s3", Config(read_timeout=60))
+    assert s3.meta.config.read_timeout == 60 and s3.meta.config.connect_timeout == 2
+    assert hasattr(s3, "download_file")  # boto3's managed transfer, what the geo download needs
+
+
+def _direct_client_calls(path: Path) -> list[int]:
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "client":
+            owner = node.func.value
+            if isinstance(owner, ast.Name) and owner.id == "boto3":
+                lines.append(node.lineno)
+    return lines
+
+
+def test_no_module_builds_a_boto3_client_itself() -> None:
+    offenders = {str(p.relative_to(ROOT)): lines for p in CODE if (lines := _direct_client_calls(p))}
+    assert not offenders, f"build AWS clients with mcp_platform.aws: {offenders}"
