@@ -90,9 +90,13 @@ def functions(path: Path = TEMPLATE) -> list[FunctionWiring]:
     return out
 
 
+PLATFORM_FUNCTIONS = frozenset({"router", "tasks"})
+"""Functions of the platform itself (tag `service`), not tool services."""
+
+
 def service_functions(path: Path = TEMPLATE) -> dict[str, FunctionWiring]:
-    """Service name → wiring, for every function but the router."""
-    return {f.service: f for f in functions(path) if f.service != "router"}
+    """Service name → wiring, for every tool service's function (not the platform's own)."""
+    return {f.service: f for f in functions(path) if f.service not in PLATFORM_FUNCTIONS}
 
 
 def tables(path: Path = TEMPLATE) -> dict[str, dict[str, Any]]:

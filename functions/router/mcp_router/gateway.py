@@ -33,6 +33,7 @@ from mcp_router.calls import ToolCaller
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
+from mcp_router.task_wiring import task_methods
 from mcp_router.transport import TRANSPORT_ERROR, check_http, invalid_request, parse_error, protocol_era
 
 if TYPE_CHECKING:
@@ -41,10 +42,18 @@ if TYPE_CHECKING:
     from mcp_platform.billing.ledger import Ledger
     from mcp_platform.ratelimit.limiter import RateLimiter
     from mcp_platform.registry import Registry
+    from mcp_platform.tasks.store import TaskStore
     from mcp_router.invoker import Invoker
     from mcp_router.settings import RouterSettings
 
-_NAME_PARAM = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
+_NAME_PARAM = {
+    "tools/call": "name",
+    "resources/read": "uri",
+    "prompts/get": "name",
+    "tasks/get": "taskId",
+    "tasks/update": "taskId",
+    "tasks/cancel": "taskId",
+}
 """Methods whose `Mcp-Name` header mirrors a body parameter (modern era)."""
 _ROUTING_HEADERS = ("mcp-protocol-version", "mcp-method", "mcp-name")
 
@@ -57,6 +66,8 @@ class Dependencies:
     limiter: RateLimiter
     invoker: Invoker
     settings: RouterSettings
+    task_store: TaskStore | None = None
+    """Durable tasks are offered when a store is given and the invoker can start tasks."""
 
 
 class Gateway:
@@ -64,7 +75,7 @@ class Gateway:
         self._deps = deps
         self._settings = deps.settings
         caller = ToolCaller(deps.registry, deps.ledger, deps.invoker, deps.settings.preview_tools)
-        self._methods = Methods(deps.registry, deps.ledger, caller, deps.settings)
+        self._methods = Methods(deps.registry, deps.ledger, caller, deps.settings, task_methods(deps, caller))
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="batch")
         self._routes: dict[tuple[str, str], Callable[[HttpRequest], HttpResponse]] = {
             ("GET", "/health"): self._health,

@@ -29,6 +29,10 @@ class RouterSettings:
     server_version: str = "0.1.0"
     public_url: str = ""
     """Base URL shown in generated docs, e.g. https://api.example.com (no trailing slash)."""
+    task_timeout_s: float = 900.0
+    """Longest a task may run (the task-capable functions' Lambda timeout); later it fails and is refunded."""
+    task_result_wait_s: float = 20.0
+    """How long `tasks/result` waits for a working task; under the router's own 29 s."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> RouterSettings:
@@ -41,4 +45,6 @@ class RouterSettings:
             preview_tools=env.get("ENABLE_PREVIEW_TOOLS", "") == "1",
             tools_page_size=int(env.get("TOOLS_PAGE_SIZE", "50")),
             public_url=env.get("PUBLIC_URL", "").rstrip("/"),
+            task_timeout_s=float(env.get("TASK_TIMEOUT_SECONDS", "900")),
+            task_result_wait_s=float(env.get("TASK_RESULT_WAIT_SECONDS", "20")),
         )

@@ -12,6 +12,7 @@ from mcp_platform.aws import client, configured_client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.registry import load_registry
+from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies
 from mcp_router.invoker import Invoker, LambdaInvoker
@@ -32,6 +33,12 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         config = Config(read_timeout=timeout + 2, connect_timeout=2, retries={"max_attempts": 1})
         lambda_client = configured_client("lambda", config)
         invoker = LambdaInvoker.from_env(lambda_client, env)
+    bucket = env.get("STAGING_BUCKET")
+    task_store = (
+        DynamoTaskStore(ddb, env["TASKS_TABLE"], S3Blobs(client("s3"), bucket) if bucket else None)
+        if env.get("TASKS_TABLE")
+        else None
+    )
     return Dependencies(
         registry=load_registry(),
         authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
@@ -39,4 +46,5 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         limiter=DynamoRateLimiter(ddb, env["RATE_LIMIT_TABLE"]),
         invoker=invoker,
         settings=settings,
+        task_store=task_store,
     )

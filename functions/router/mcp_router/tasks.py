@@ -1,0 +1,160 @@
+"""Durable tasks on the router: create (reserve, store, invoke asynchronously), find, conclude, cancel.
+
+Nothing lives in a router's memory: every answer comes from the task store, so
+any instance answers any poll. A task's reply is billed when it is concluded:
+by whichever router first sees the reply (a poll, a list), or by the sweep for
+a task nobody polls. The conclusion is a conditional write, so exactly one
+writer ends a task and only that writer settles or refunds its reservation.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from mcp_platform.dispatch import ServiceReply
+from mcp_platform.errors import ErrorCode, error_object
+from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
+from mcp_platform.mcp import tool_result
+from mcp_platform.observability import logger
+from mcp_platform.tasks.failure import charge_of, charge_record, fail_task, unreplied_result
+from mcp_platform.tasks.model import TaskRecord, TaskStatus, new_task_id
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from mcp_platform.billing.ledger import Ledger
+    from mcp_platform.registry import ToolSpec
+    from mcp_platform.tasks.store import TaskStore
+    from mcp_router.auth import Principal
+    from mcp_router.calls import CallContext, Reserved, ToolCaller
+    from mcp_router.invoker import TaskStarter
+
+NOT_FOUND = "Failed to retrieve task: Task not found"
+DEADLINE_MARGIN_S = 60.0
+"""Beyond the function's task timeout, time for the event queue and the on-failure destination."""
+
+
+class Tasks:
+    def __init__(
+        self,
+        caller: ToolCaller,
+        ledger: Ledger,
+        store: TaskStore,
+        starter: TaskStarter,
+        task_timeout_s: float,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._caller = caller
+        self._ledger = ledger
+        self._store = store
+        self._starter = starter
+        self._timeout = task_timeout_s
+        self._now = clock
+        self._sleep = sleep
+
+    def create(self, spec: ToolSpec, ctx: CallContext, arguments: Any, ttl_ms: int) -> TaskRecord | dict[str, Any]:
+        """A working task, or the `CallToolResult` that ended the call before it became one (never charged)."""
+        reserved = self._caller.reserve(spec, ctx, arguments)
+        if isinstance(reserved, ServiceReply):
+            return tool_result(reserved)
+        now = self._now()
+        task = TaskRecord(
+            task_id=new_task_id(),
+            account_id=ctx.principal.account_id,
+            tool=spec.name,
+            service=spec.service,
+            status=TaskStatus.WORKING,
+            status_message=f"{spec.name} is queued",
+            created_at=now,
+            updated_at=now,
+            ttl_ms=ttl_ms,
+            deadline=now + self._timeout + DEADLINE_MARGIN_S,
+            charge=charge_record(reserved.charge),
+            request_id=ctx.request_id,
+        )
+        try:
+            self._store.create(task)
+        except Exception:
+            logger.exception("task store unavailable", extra={"tool": spec.name})
+            return self._unstarted(reserved, "the task store is unavailable right now; retry shortly")
+        try:
+            self._starter.start(spec.service, reserved.request.model_copy(update={"task_id": task.task_id}))
+        except Exception as exc:
+            logger.warning("task not started", extra={"task_id": task.task_id, "why": str(exc)})
+            failed = fail_task(self._store, self._ledger, task.task_id, "the service could not be started")
+            return failed.result if failed is not None and failed.result else self._unstarted(reserved, str(exc))
+        logger.info("task created", extra={"task_id": task.task_id, "tool": spec.name, "account_id": task.account_id})
+        return task
+
+    def find(self, principal: Principal, task_id: Any) -> TaskRecord:
+        """The caller's task, concluded if its reply is in; another account's id is answered as unknown."""
+        task = self._store.get(task_id) if isinstance(task_id, str) else None
+        if task is None or task.account_id != principal.account_id:
+            raise JsonRpcError(INVALID_PARAMS, NOT_FOUND)
+        return self.conclude(task)
+
+    def list(self, principal: Principal, cursor: Any, limit: int) -> tuple[list[TaskRecord], str | None]:
+        if cursor is not None and not isinstance(cursor, str):
+            raise JsonRpcError(INVALID_PARAMS, "cursor must be a string")
+        try:
+            records, next_cursor = self._store.list(principal.account_id, limit, cursor)
+        except ValueError:
+            raise JsonRpcError(INVALID_PARAMS, "Invalid cursor") from None
+        return [self.conclude(task) for task in records], next_cursor
+
+    def wait(self, principal: Principal, task_id: Any, seconds: float, poll_s: float = 1.0) -> TaskRecord:
+        """The task once terminal, or as it is when `seconds` run out (a router cannot block longer)."""
+        task = self.find(principal, task_id)
+        give_up = self._now() + seconds
+        while not task.status.terminal and self._now() + poll_s < give_up:
+            self._sleep(poll_s)
+            task = self.find(principal, task_id)
+        return task
+
+    def cancel(self, principal: Principal, task_id: Any) -> TaskRecord:
+        """Cancel a working task and refund it. A terminal task cannot be cancelled (-32602)."""
+        task = self.find(principal, task_id)
+        if not task.status.terminal:
+            result = unreplied_result(task, "the task was cancelled", "cancelled")
+            cancelled = self._store.finish(task.task_id, TaskStatus.CANCELLED, result, "cancelled by request")
+            if cancelled is not None:
+                if (charge := charge_of(task)) is not None:
+                    self._caller.refund(charge, "task cancelled")
+                logger.info("task cancelled", extra={"task_id": task.task_id})
+                return cancelled
+            task = self.find(principal, task_id)  # it ended meanwhile
+        raise JsonRpcError(INVALID_PARAMS, f"Cannot cancel task: already in terminal status '{task.status}'")
+
+    def conclude(self, task: TaskRecord) -> TaskRecord:
+        """End a working task whose reply is in (billed) or whose deadline passed (failed, refunded)."""
+        if task.status.terminal:
+            return task
+        if task.reply is None:
+            if self._now() < task.deadline:
+                return task
+            failed = fail_task(self._store, self._ledger, task.task_id, "the task did not report back in time")
+            return failed or self._reread(task)
+        reply = ServiceReply.model_validate(task.reply)
+        charge = charge_of(task)
+        billed, _charged = (reply, 0) if charge is None else self._caller.bill(charge, reply)
+        message = str(billed.structured_content.get("error", "")) if billed.is_error else "completed"
+        done = self._store.finish(task.task_id, TaskStatus.COMPLETED, tool_result(billed), message)
+        if done is None:
+            return self._reread(task)
+        if charge is not None:
+            self._caller.close(charge, billed)
+        logger.info("task completed", extra={"task_id": task.task_id, "is_error": billed.is_error})
+        return done
+
+    def _reread(self, task: TaskRecord) -> TaskRecord:
+        return self._store.get(task.task_id) or task
+
+    def _unstarted(self, reserved: Reserved, why: str) -> dict[str, Any]:
+        """The error result of a task that was never created; its reservation goes back."""
+        if reserved.charge is not None:
+            self._caller.refund(reserved.charge, "task not started")
+        message = f"{reserved.request.tool}: {why}; nothing was charged"
+        content = error_object(message, ErrorCode.UPSTREAM_UNAVAILABLE, credits_charged=0)
+        return tool_result(ServiceReply(structured_content=content))

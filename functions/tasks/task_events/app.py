@@ -1,0 +1,29 @@
+"""Lambda entry of the task events function (template: `task_events.app.handler`)."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from mcp_platform import aws
+from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.observability import logger, traced_handler
+from mcp_platform.tasks.destination import on_failed_event
+from mcp_platform.tasks.worker import default_store
+
+if TYPE_CHECKING:
+    from mcp_platform.billing.ledger import Ledger
+
+
+@cache
+def _ledger() -> Ledger:
+    env = os.environ
+    return DynamoLedger(aws.client("dynamodb"), env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["IDEMPOTENCY_TABLE"])
+
+
+def _handle(event: dict[str, Any], _context: Any) -> dict[str, Any]:
+    return on_failed_event(event, default_store(), _ledger())
+
+
+handler = logger.inject_lambda_context(traced_handler(_handle), clear_state=True)
