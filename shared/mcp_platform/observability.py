@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 
@@ -18,7 +18,6 @@ logger = Logger()
 metrics = Metrics(namespace="McpPlatform")
 
 _TRACING = os.environ.get("POWERTOOLS_TRACE_DISABLED", "").lower() not in ("1", "true")
-Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
 @cache
@@ -27,7 +26,7 @@ def tracer() -> Tracer:
     return Tracer()
 
 
-def traced_handler(handler: Handler) -> Handler:
+def traced_handler[Handler: Callable[..., Any]](handler: Handler) -> Handler:
     """X-Ray capture of a Lambda handler, or the handler itself when tracing is disabled.
 
     A disabled Powertools tracer still imports the X-Ray SDK and builds dummy

@@ -110,7 +110,7 @@ class BarcodeDrawing:
 
 def draw_barcode(data: str, symbology: Symbology, *, quiet_zone: bool, caption: str | None) -> BarcodeDrawing:
     """Encode `data`; `ValueError` when the symbology cannot carry it. The caption is kept for linear symbols."""
-    bitmap = zxingcpp.write_barcode(ZXING_FORMATS[symbology], data, quiet_zone=0)
+    bitmap = zxingcpp.create_barcode(data, ZXING_FORMATS[symbology]).to_image(add_quiet_zones=False)
     height, width = bitmap.shape
     image = Image.frombytes("L", (width, height), bytes(memoryview(bitmap)))
     linear = symbology in LINEAR

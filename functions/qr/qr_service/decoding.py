@@ -28,12 +28,17 @@ MAX_PIXELS = 40_000_000
 def qr_decode(arguments: DecodeInput, ctx: CallContext) -> DecodeOutput:
     blob = arguments.image.load(ctx)
     image, fmt = open_image(blob.data)
-    symbols = [_symbol(barcode) for barcode in zxingcpp.read_barcodes(image)]
+    symbols = read_symbols(image)
     return DecodeOutput(
         count=len(symbols),
         symbols=symbols,
         image={"width": image.width, "height": image.height, "format": fmt},
     )
+
+
+def read_symbols(image: Image.Image) -> list[DecodedSymbol]:
+    """Every symbol zxing-cpp finds in a greyscale image, as the tool reports it."""
+    return [_symbol(barcode) for barcode in zxingcpp.read_barcodes(image)]
 
 
 def open_image(data: bytes) -> tuple[Image.Image, str]:
@@ -68,9 +73,13 @@ def _on_white(image: Image.Image) -> Image.Image:
 def _symbol(barcode: zxingcpp.Result) -> DecodedSymbol:
     p = barcode.position
     binary = barcode.content_type == zxingcpp.ContentType.Binary
+    text, fmt = barcode.text, barcode.format.name
+    if fmt == "EAN13" and len(text) == 13 and text.startswith("0"):
+        # A UPC-A is an EAN-13 with a leading zero; zxing-cpp 3 reports it as EAN-13.
+        text, fmt = text[1:], "UPCA"
     return DecodedSymbol(
-        text=barcode.text,
-        format=barcode.format.name,
+        text=text,
+        format=fmt,
         content_type=barcode.content_type.name,
         bytes_base64=base64.b64encode(barcode.bytes).decode("ascii") if binary else None,
         error_correction=barcode.ec_level or None,

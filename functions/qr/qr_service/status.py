@@ -25,6 +25,5 @@ def qr_status(_arguments: StatusInput, _ctx: CallContext) -> QrStatus:
 
 
 def decodable_formats() -> list[str]:
-    """zxing-cpp reads every format it names; single-bit members are formats, the others groups or NONE."""
-    members = zxingcpp.BarcodeFormat.__members__.items()
-    return sorted(name for name, fmt in members if int(fmt).bit_count() == 1)
+    """The formats (not groups) zxing-cpp reads."""
+    return sorted({fmt.name for fmt in zxingcpp.barcode_formats_list(zxingcpp.BarcodeFormat.AllReadable)})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Literal, TypeVar
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -106,8 +106,6 @@ class CompareDraft(_Lenient):
     gaps: list[str] = Field(default_factory=list)
 
 
-DraftT = TypeVar("DraftT", bound=_Lenient)
-
 _FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
 
 
@@ -120,7 +118,7 @@ def pages_block(pages: list[Page], chars_per_page: int) -> str:
     return "\n\n".join(parts)
 
 
-def draft(
+def draft[DraftT: _Lenient](
     llm: Llm, budget: Budget, system: str, task: str, *, pages: list[Page], shape: type[DraftT]
 ) -> tuple[DraftT | None, str | None]:
     """Ask once within the budget; (parsed draft, None) or (None, the gap explaining why there is none)."""
@@ -145,7 +143,7 @@ def draft(
     return parsed, None
 
 
-def parse_reply(text: str, shape: type[DraftT]) -> DraftT | None:
+def parse_reply[DraftT: _Lenient](text: str, shape: type[DraftT]) -> DraftT | None:
     """The reply as `shape`, tolerating a markdown code fence; None when it is not that JSON."""
     try:
         return shape.model_validate(json.loads(_FENCE.sub("", text)))

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-T = TypeVar("T")
 
-
-def page(items: Sequence[T], cursor: object, size: int) -> tuple[Sequence[T], str | None]:
+def page[T](items: Sequence[T], cursor: object, size: int) -> tuple[Sequence[T], str | None]:
     """One page of `items` from `cursor` (None: the start) and the cursor of the next page, if any."""
     start = 0 if cursor is None else _decode(cursor)
     if start > len(items):
