@@ -22,12 +22,14 @@ from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter
 from mcp_platform.registry import Annotations, Registry, ToolSpec, load_registry
+from mcp_platform.tasks.worker import run_task
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies, Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.settings import RouterSettings
 
 if TYPE_CHECKING:
+    from mcp_platform.tasks.store import TaskStore
     from mcp_router.invoker import Invoker
 
 MODERN = "2026-07-28"
@@ -82,12 +84,26 @@ class ScriptedInvoker:
     steps: list[Step] = field(default_factory=list)
     calls: list[tuple[str, ServiceRequest]] = field(default_factory=list)
 
+    started: list[tuple[str, ServiceRequest]] = field(default_factory=list)
+    """Tasks handed over by `start`, not yet run: a test decides when the worker runs (`run_tasks`)."""
+
     def invoke(self, service: str, request: ServiceRequest) -> ServiceReply:
         self.calls.append((service, request))
         step = self.steps[min(len(self.calls), len(self.steps)) - 1] if self.steps else echo(request)
         if isinstance(step, Exception):
             raise step
         return step(request) if callable(step) else step
+
+    def start(self, service: str, request: ServiceRequest) -> None:
+        """Lambda's asynchronous invoke: accepted now, run later."""
+        self.started.append((service, request))
+
+    def run_tasks(self, store: TaskStore) -> list[dict[str, Any]]:
+        """Run every started task as the service's worker does (`run_task`); what each worker returned."""
+        pending, self.started = self.started, []
+        return [
+            run_task(request, lambda r=request, s=service: self.invoke(s, r), store) for service, request in pending
+        ]
 
 
 def echo(request: ServiceRequest) -> ServiceReply:
@@ -156,6 +172,7 @@ def platform(
     settings: RouterSettings | None = None,
     services: Iterable[str] | None = None,
     credits: int = 100,
+    task_store: TaskStore | None = None,
 ) -> Platform:
     """An in-memory platform with one account (approved for `services`, default all) and one key."""
     registry = registry or load_registry()
@@ -176,6 +193,7 @@ def platform(
         limiter=limiter,
         invoker=invoker,
         settings=settings,
+        task_store=task_store,
     )
     return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key)
 

@@ -123,9 +123,10 @@ class DynamoTaskStore:
         return (
             self._update_working(
                 task_id,
-                f"SET {name} = :r",
+                "SET #r = :r",
                 {":r": value},
                 "AND attribute_not_exists(reply) AND attribute_not_exists(reply_ref)",
+                {"#r": name},
             )
             is not None
         )
@@ -134,17 +135,23 @@ class DynamoTaskStore:
         self, task_id: str, status: TaskStatus, result: dict[str, Any] | None, message: str
     ) -> TaskRecord | None:
         values: dict[str, Any] = {":s": {"S": str(status)}, ":m": {"S": message}}
+        names: dict[str, str] = {}
         expression = "SET #s = :s, status_message = :m"
         if result is not None:
-            name, values[":res"] = self._payload(task_id, "result", result)
-            expression += f", {name} = :res"
-        item = self._update_working(task_id, expression, values)
+            names["#res"], values[":res"] = self._payload(task_id, "result", result)
+            expression += ", #res = :res"
+        item = self._update_working(task_id, expression, values, names=names)
         return self._record(item) if item else None
 
     # -- helpers
 
     def _update_working(
-        self, task_id: str, expression: str, values: dict[str, Any], extra_condition: str = ""
+        self,
+        task_id: str,
+        expression: str,
+        values: dict[str, Any],
+        extra_condition: str = "",
+        names: dict[str, str] | None = None,
     ) -> dict[str, Any] | None:
         try:
             response = self._ddb.update_item(
@@ -152,7 +159,7 @@ class DynamoTaskStore:
                 Key={"task_id": {"S": task_id}},
                 UpdateExpression=f"{expression}, updated_at = :now",
                 ConditionExpression=f"#s = :working {extra_condition}".strip(),
-                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeNames={"#s": "status", **(names or {})},
                 ExpressionAttributeValues={
                     **values,
                     ":working": {"S": str(TaskStatus.WORKING)},
