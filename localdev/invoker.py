@@ -13,12 +13,15 @@ from localdev import template
 from localdev.context import LambdaContext
 from mcp_platform.errors import ErrorCode
 from mcp_platform.observability import logger
+from mcp_platform.tasks.failure import fail_task
 from mcp_router.invoker import TaskNotStartedError, failed, parse_reply
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from mcp_platform.billing.ledger import Ledger
     from mcp_platform.dispatch import ServiceReply, ServiceRequest
+    from mcp_platform.tasks.store import TaskStore
 
 
 class InProcessInvoker:
@@ -38,7 +41,7 @@ class InProcessInvoker:
         self._handlers = {service: wiring.load_handler() for service, wiring in template.service_functions().items()}
         self._timeout = timeout_s
         self._task_timeout = task_timeout_s
-        self._on_failure = on_failure
+        self.on_failure = on_failure
         self._workers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="task-worker")
 
     @property
@@ -68,5 +71,15 @@ class InProcessInvoker:
             handler(payload, LambdaContext(f"local-svc-{service}", self._task_timeout))
         except Exception as exc:  # what Lambda hands the on-failure destination
             logger.exception("task worker failed", extra={"task_id": payload.get("task_id")})
-            if self._on_failure is not None:
-                self._on_failure(payload, f"the service failed ({type(exc).__name__})")
+            if self.on_failure is not None:
+                self.on_failure(payload, f"the service failed ({type(exc).__name__})")
+
+
+def failure_sink(store: TaskStore, ledger: Ledger) -> Callable[[dict[str, Any], str], None]:
+    """What the template's on-failure destination does with a failed task event, for the local worker."""
+
+    def on_failure(payload: dict[str, Any], why: str) -> None:
+        if isinstance(task_id := payload.get("task_id"), str):
+            fail_task(store, ledger, task_id, why)
+
+    return on_failure

@@ -82,12 +82,15 @@ class LocalPlatform:
         return admin.issue_key(DEV_ACCOUNT, self.dev_key)
 
     def app(self):
-        from localdev.invoker import InProcessInvoker
+        from localdev.invoker import InProcessInvoker, failure_sink
         from mcp_router.asgi import GatewayApp
         from mcp_router.gateway import Gateway
         from mcp_router.wiring import dependencies_from_env
 
-        deps = dependencies_from_env(invoker=InProcessInvoker())
+        invoker = InProcessInvoker()
+        deps = dependencies_from_env(invoker=invoker)
+        if deps.task_store is not None:
+            invoker.on_failure = failure_sink(deps.task_store, deps.ledger)
         return GatewayApp(Gateway(deps), deps.settings.max_body_bytes)
 
     def serve(self) -> None:
