@@ -82,7 +82,8 @@ def router_app(direct: bool = False) -> Any:
     from mcp_router.gateway import Dependencies, Gateway
     from mcp_router.settings import RouterSettings
 
-    store, ledger = MemoryAccountStore(), MemoryLedger()
+    store = MemoryAccountStore()
+    ledger = MemoryLedger(store)
     registry = load_registry()
     admin = AccountAdmin(store, ledger)
     admin.create_account("bench", frozenset(registry.services), 1000, account_id="acct_bench")
@@ -209,7 +210,7 @@ def import_time(tracing: bool) -> float:
         "API_KEYS_TABLE": "k",
         "LEDGER_TABLE": "l",
         "RATE_LIMIT_TABLE": "r",
-        "IDEMPOTENCY_TABLE": "i",
+        "CALLS_TABLE": "i",
         "POWERTOOLS_TRACE_DISABLED": "false" if tracing else "true",
         "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
     }
@@ -281,7 +282,7 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         ddb = boto3.client("dynamodb")
         ddb.meta.events.register("before-call.dynamodb.*", count)
         store = DynamoAccountStore(ddb, "AccountsTable", "ApiKeysTable")
-        ledger = DynamoLedger(ddb, "AccountsTable", "LedgerTable", "IdempotencyTable")
+        ledger = DynamoLedger(ddb, "AccountsTable", "LedgerTable", "CallsTable")
         admin = AccountAdmin(store, ledger)
         admin.create_account("bench", frozenset({"hello", "bench"}), 100, account_id="acct_b")
         admin.issue_key("acct_b", KEY)

@@ -19,7 +19,7 @@ from mcp_router.invoker import TaskNotStartedError, failed, parse_reply
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from mcp_platform.billing.ledger import Ledger
+    from mcp_platform.billing.lifecycle import Calls
     from mcp_platform.dispatch import ServiceReply, ServiceRequest
     from mcp_platform.tasks.store import TaskStore
 
@@ -75,11 +75,11 @@ class InProcessInvoker:
                 self.on_failure(payload, f"the service failed ({type(exc).__name__})")
 
 
-def failure_sink(store: TaskStore, ledger: Ledger) -> Callable[[dict[str, Any], str], None]:
+def failure_sink(store: TaskStore, calls: Calls) -> Callable[[dict[str, Any], str], None]:
     """What the template's on-failure destination does with a failed task event, for the local worker."""
 
     def on_failure(payload: dict[str, Any], why: str) -> None:
         if isinstance(task_id := payload.get("task_id"), str):
-            fail_task(store, ledger, task_id, why)
+            fail_task(store, calls, task_id, why)
 
     return on_failure

@@ -75,7 +75,7 @@ class LocalPlatform:
         env = os.environ
         admin = AccountAdmin(
             DynamoAccountStore(ddb, env["ACCOUNTS_TABLE"], env["API_KEYS_TABLE"]),
-            DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["IDEMPOTENCY_TABLE"]),
+            DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["CALLS_TABLE"]),
         )
         services = frozenset(load_registry().services)
         admin.create_account("local developer", services, self.dev_credits, account_id=DEV_ACCOUNT)
@@ -83,6 +83,7 @@ class LocalPlatform:
 
     def app(self):
         from localdev.invoker import InProcessInvoker, failure_sink
+        from mcp_platform.billing.lifecycle import Calls
         from mcp_router.asgi import GatewayApp
         from mcp_router.gateway import Gateway
         from mcp_router.wiring import dependencies_from_env
@@ -90,7 +91,7 @@ class LocalPlatform:
         invoker = InProcessInvoker()
         deps = dependencies_from_env(invoker=invoker)
         if deps.task_store is not None:
-            invoker.on_failure = failure_sink(deps.task_store, deps.ledger)
+            invoker.on_failure = failure_sink(deps.task_store, Calls(deps.ledger))
         return GatewayApp(Gateway(deps), deps.settings.max_body_bytes)
 
     def serve(self) -> None:

@@ -21,7 +21,7 @@ from mcp_platform.admin import AccountAdmin, AdminError
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.auth.store import AccountExistsError
 from mcp_platform.billing.dynamodb import DynamoLedger
-from mcp_platform.billing.ledger import InsufficientCreditsError
+from mcp_platform.billing.ledger import InsufficientCreditsError, UnknownAccountError
 from mcp_platform.registry import load_registry
 
 LOCAL_AWS_PORT = int(os.environ.get("LOCAL_AWS_PORT", "4566"))
@@ -29,7 +29,7 @@ LOCAL_TABLES = {
     "accounts": "AccountsTable",
     "keys": "ApiKeysTable",
     "ledger": "LedgerTable",
-    "idem": "IdempotencyTable",
+    "idem": "CallsTable",
 }
 
 
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         result = _run(args)
-    except (AdminError, AccountExistsError, InsufficientCreditsError) as exc:
+    except (AdminError, AccountExistsError, InsufficientCreditsError, UnknownAccountError) as exc:
         print(f"mcp-admin: {exc}", file=sys.stderr)
         return 1
     except EndpointConnectionError as exc:

@@ -29,7 +29,7 @@ def store(ddb: Any) -> DynamoAccountStore:
 
 @pytest.fixture
 def admin(ddb: Any, store: DynamoAccountStore) -> AccountAdmin:
-    ledger = DynamoLedger(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["LEDGER_TABLE"], TABLE_ENV["IDEMPOTENCY_TABLE"])
+    ledger = DynamoLedger(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["LEDGER_TABLE"], TABLE_ENV["CALLS_TABLE"])
     admin = AccountAdmin(store, ledger)
     admin.create_account("Ada", frozenset({"hello", "fetch"}), 50, account_id="acct_a")
     return admin

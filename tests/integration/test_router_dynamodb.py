@@ -55,7 +55,7 @@ def _live(invoker: Any = None, credits: int = 10, **env: str) -> Live:
     ddb = client("dynamodb")
     admin = AccountAdmin(
         DynamoAccountStore(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["API_KEYS_TABLE"]),
-        DynamoLedger(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["LEDGER_TABLE"], TABLE_ENV["IDEMPOTENCY_TABLE"]),
+        DynamoLedger(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["LEDGER_TABLE"], TABLE_ENV["CALLS_TABLE"]),
     )
     account = admin.create_account("live", frozenset(deps.registry.services), credits, account_id="acct_live")
     return Live(Gateway(deps), admin, ddb, admin.issue_key(account.account_id), account.account_id)
@@ -101,14 +101,26 @@ def test_the_first_call_reads_the_key_and_account_once(live: Live) -> None:
     assert dict(counter) == {"GetItem": 2, "UpdateItem": 1}
 
 
-def test_a_billed_call_success_path_is_at_most_two_writes(billed: tuple[Live, ScriptedInvoker]) -> None:
+def test_a_billed_call_is_four_writes_and_no_read(billed: tuple[Live, ScriptedInvoker]) -> None:
+    """Rate limit, debit (returns this call's balance), charge entry + record, settle: no read at all."""
     live, _ = billed
     live.call("fake_paid", {"text": "warm"})
     with count_requests(live.ddb) as counter:
         result = live.call("fake_paid", {"text": "hi"})
     assert result["structuredContent"] == {"echo": "ok", "credits_charged": PRICE, "credits_balance": 10 - 2 * PRICE}
-    assert counter.writes <= 2, dict(counter)
-    assert dict(counter) == {"UpdateItem": 1, "TransactWriteItems": 1, "GetItem": 1}
+    assert counter.reads == 0, dict(counter)
+    assert dict(counter) == {"UpdateItem": 3, "TransactWriteItems": 1}
+
+
+def test_an_idempotent_billed_call_adds_one_conditional_put(billed: tuple[Live, ScriptedInvoker]) -> None:
+    live, _ = billed
+    live.call("fake_paid", {"text": "warm"})
+    with count_requests(live.ddb) as counter:
+        live.call("fake_paid", {"text": "hi"}, {"idempotency-key": "count-me"})
+    assert dict(counter) == {"UpdateItem": 3, "TransactWriteItems": 1, "PutItem": 1}
+    with count_requests(live.ddb) as counter:
+        live.call("fake_paid", {"text": "hi"}, {"idempotency-key": "count-me"})
+    assert dict(counter) == {"UpdateItem": 1, "PutItem": 1}  # the replay: the failed put returns the record
 
 
 def test_a_failed_billed_call_is_refunded_in_dynamodb() -> None:

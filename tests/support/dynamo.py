@@ -14,7 +14,7 @@ TABLE_ENV = {
     "API_KEYS_TABLE": "ApiKeysTable",
     "LEDGER_TABLE": "LedgerTable",
     "RATE_LIMIT_TABLE": "RateLimitTable",
-    "IDEMPOTENCY_TABLE": "IdempotencyTable",
+    "CALLS_TABLE": "CallsTable",
 }
 """What `!Ref <Table>` resolves to locally: the logical id (tests/conftest.py's `aws` fixture)."""
 

@@ -31,6 +31,7 @@ from mcp_router.settings import RouterSettings
 if TYPE_CHECKING:
     from mcp_platform.tasks.store import TaskStore
     from mcp_router.invoker import Invoker
+    from tests.support.clock import Clock
 
 MODERN = "2026-07-28"
 JSON_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
@@ -172,16 +173,21 @@ def platform(
     settings: RouterSettings | None = None,
     services: Iterable[str] | None = None,
     credits: int = 100,
+    clock: Clock | None = None,
     task_store: TaskStore | None = None,
 ) -> Platform:
-    """An in-memory platform with one account (approved for `services`, default all) and one key."""
+    """An in-memory platform with one account (approved for `services`, default all) and one key.
+
+    With `clock`, deadlines and idempotent waits run on it (a wait moves it) instead of real time.
+    """
     registry = registry or load_registry()
     if invoker is None:
         from localdev.invoker import InProcessInvoker
 
         invoker = InProcessInvoker()
     settings = settings or RouterSettings()
-    store, ledger, limiter = MemoryAccountStore(), MemoryLedger(), MemoryRateLimiter()
+    store, limiter = MemoryAccountStore(), MemoryRateLimiter()
+    ledger = MemoryLedger(store)
     admin = AccountAdmin(store, ledger)
     approved = frozenset(registry.services if services is None else services)
     account = admin.create_account("tester", approved, credits, account_id="acct_test")
@@ -193,6 +199,7 @@ def platform(
         limiter=limiter,
         invoker=invoker,
         settings=settings,
+        **({"clock": clock, "sleep": clock.sleep} if clock else {}),
         task_store=task_store,
     )
     return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key)

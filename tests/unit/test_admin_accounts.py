@@ -14,7 +14,8 @@ from mcp_platform.billing.memory import MemoryLedger
 
 @pytest.fixture
 def admin() -> AccountAdmin:
-    return AccountAdmin(MemoryAccountStore(), MemoryLedger())
+    store = MemoryAccountStore()
+    return AccountAdmin(store, MemoryLedger(store))
 
 
 def test_create_account_grants_welcome_credits_as_a_ledger_entry(admin: AccountAdmin) -> None:

@@ -81,7 +81,7 @@ def test_extract_key(authorization: str | None, x_api_key: str | None, expected:
 
 def _setup(ttl: float = 30.0) -> tuple[KeyAuthenticator, AccountAdmin, CountingStore, Clock, str]:
     store, clock = CountingStore(), Clock()
-    admin = AccountAdmin(store, MemoryLedger())
+    admin = AccountAdmin(store, MemoryLedger(store))
     admin.create_account("a", frozenset({"hello"}), 0, account_id="acct_a")
     key = admin.issue_key("acct_a")
     return KeyAuthenticator(store, ttl, clock), admin, store, clock, key

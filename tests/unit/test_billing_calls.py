@@ -11,14 +11,15 @@ import orjson
 import pytest
 
 from mcp_platform.billing.ledger import EntryKind
+from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.billing.memory import MemoryLedger
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import error_object
 from mcp_platform.observability import logger
 from mcp_router.gateway import Gateway
-from mcp_router.http import HttpRequest
+from mcp_router.settings import RouterSettings
+from tests.support.clock import Clock
 from tests.support.router import (
-    JSON_HEADERS,
     Platform,
     ScriptedInvoker,
     body,
@@ -266,53 +267,80 @@ def test_batch_members_are_billed_independently() -> None:
     _assert_ledger_sums_to_balance(plat)
 
 
-def _call_paid_with(plat: Platform, ledger: MemoryLedger) -> Any:
-    """Call `fake_paid` through a gateway whose ledger is replaced by `ledger`."""
-    deps = dataclasses.replace(plat.deps, ledger=ledger)
-    return Gateway(deps).handle(
-        HttpRequest(
-            "POST",
-            "/mcp",
-            {**JSON_HEADERS, "authorization": f"Bearer {plat.key}"},
-            orjson.dumps(message("tools/call", {"name": "fake_paid", "arguments": {"text": "hi"}})),
-        )
-    )
-
-
 class _BrokenLedger(MemoryLedger):
-    def reserve(self, *args: Any, **kwargs: Any) -> Any:
+    def open_call(self, *args: Any, **kwargs: Any) -> Any:
         raise ConnectionError("dynamodb unreachable: secret-host")
+
+
+def _with_ledger(plat: Platform, ledger_type: type[MemoryLedger]) -> Platform:
+    """`plat` with its ledger replaced by a `ledger_type` holding the same account and credits."""
+    ledger = ledger_type(plat.store)
+    ledger.grant(plat.account_id, plat.ledger.balance(plat.account_id), "welcome credits")
+    deps = dataclasses.replace(plat.deps, ledger=ledger)
+    return dataclasses.replace(plat, gateway=Gateway(deps), deps=deps, ledger=ledger)
 
 
 def test_a_ledger_outage_is_an_error_result_with_no_charge_and_no_invocation() -> None:
     plat, invoker = _platform(OK)
-    response = _call_paid_with(plat, ledger=_BrokenLedger())
-    assert response.status == 200
-    result = body(response)["result"]
+    plat = _with_ledger(plat, _BrokenLedger)
+    result = plat.call("fake_paid", {"text": "hi"})
     assert result["isError"] is True
     assert result["structuredContent"]["code"] == "upstream_unavailable"
-    assert "nothing was charged" in result["structuredContent"]["error"]
+    assert "nothing stays charged" in result["structuredContent"]["error"]
     assert "secret-host" not in result["content"][0]["text"]
     assert invoker.calls == []
+    assert plat.ledger.balance(plat.account_id) == 10
 
 
 class _RefundFails(MemoryLedger):
-    def refund(self, *args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("dynamodb unreachable")
+    """Refunds fail until `recovered` is set (the store comes back)."""
+
+    recovered = False
+
+    def refund_call(self, *args: Any, **kwargs: Any) -> bool:
+        if not self.recovered:
+            raise ConnectionError("dynamodb unreachable")
+        return super().refund_call(*args, **kwargs)
 
 
-def test_a_failed_refund_still_answers_the_error_and_names_the_charge_in_the_log(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def _capture_log(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
     log = io.StringIO()
     for handler in logging.getLogger(logger.service).handlers:
         monkeypatch.setattr(handler, "stream", log)  # Powertools keeps the stream it was created with
-    plat, _invoker = _platform(ServiceReply(structured_content={"error": "boom", "is_error": True, "code": "internal"}))
-    ledger = _RefundFails()
-    ledger.grant(plat.account_id, 10, "w")
-    response = _call_paid_with(plat, ledger=ledger)
-    result = body(response)["result"]
-    assert result["isError"] is True and result["structuredContent"]["credits_charged"] == 0
-    charge = next(e for e in ledger.entries(plat.account_id) if e.kind == "charge")
-    assert "refund failed; reconcile this charge" in log.getvalue()
-    assert charge.entry_id in log.getvalue()
+    return log
+
+
+def test_a_failed_refund_reports_the_charge_that_stands_and_the_sweep_returns_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = _capture_log(monkeypatch)
+    clock = Clock(1_000_000.0)
+    invoker = ScriptedInvoker([FAILED, OK])
+    plat = platform(fake_registry(fake_spec("fake_paid", price=PRICE)), invoker, credits=10, clock=clock)
+    plat = _with_ledger(plat, _RefundFails)
+    headers = {"idempotency-key": "k-refund"}
+    result = plat.call("fake_paid", {"text": "hi"}, headers, rpc_id=1)
+    # Never "0 charged" while the charge stands: it says what stands, and the log names it.
+    assert result["isError"] is True
+    assert result["structuredContent"]["credits_charged"] == PRICE
+    assert result["structuredContent"]["credits_balance"] == 10 - PRICE
+    assert plat.ledger.balance(plat.account_id) == 10 - PRICE
+    [charge] = [e for e in plat.ledger.entries(plat.account_id) if e.kind == "charge"]
+    assert "the sweep refunds this charge" in log.getvalue()
+    assert charge.call_id in log.getvalue()
+    # A retry before the deadline neither runs nor charges: the first call is still open.
+    retry = plat.call("fake_paid", {"text": "hi"}, headers, rpc_id=2)
+    assert retry["structuredContent"]["code"] == "call_in_progress"
+    assert len(invoker.calls) == 1
+    assert plat.ledger.balance(plat.account_id) == 10 - PRICE
+    # Past the deadline the sweep gives the credits back (once), and the retry runs and is charged once.
+    clock.now += RouterSettings().router_timeout_seconds + 1
+    ledger: Any = plat.ledger
+    ledger.recovered = True
+    swept = Calls(ledger, clock=clock).sweep()
+    assert [r["call_id"] for r in swept.refunded] == [charge.call_id]
+    assert plat.ledger.balance(plat.account_id) == 10
+    again = plat.call("fake_paid", {"text": "hi"}, headers, rpc_id=3)
+    assert again["structuredContent"] == {"echo": "done", "credits_charged": PRICE, "credits_balance": 10 - PRICE}
+    assert plat.ledger.balance(plat.account_id) == 10 - PRICE
+    _assert_ledger_sums_to_balance(plat)

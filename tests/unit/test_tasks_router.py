@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import error_object
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
@@ -48,13 +49,11 @@ class Env:
     def balance(self) -> int:
         return self.p.ledger.balance(self.p.account_id)
 
-    def create(self, tool: str = "fake_long", ttl: int | None = 60_000, **kw: Any) -> dict[str, Any]:
-        params: dict[str, Any] = {
-            "name": tool,
-            "arguments": {"text": "hi"},
-            "task": {} if ttl is None else {"ttl": ttl},
-        }
-        return self.p.rpc("tools/call", params, **kw)
+    def create(self, tool: str = "fake_long", headers: Any = None, rpc_id: int = 1) -> dict[str, Any]:
+        params = {"name": tool, "arguments": {"text": "hi"}, "task": {"ttl": 60_000}}
+        response = self.p.post(message("tools/call", params, rpc_id), headers)
+        assert response.status == 200, response.body
+        return body(response)["result"]
 
     def modern(self, method: str, params: dict[str, Any], name: str | None, extension: bool = True) -> Any:
         capabilities = {"extensions": {EXTENSION: {}}} if extension else {}
@@ -255,8 +254,8 @@ def test_the_on_failure_destination_fails_the_task_and_refunds_once(env: Env) ->
         "requestPayload": request.model_dump(mode="json"),
         "responsePayload": {"errorType": "Sandbox.Timedout", "errorMessage": "Task timed out"},
     }
-    assert on_failed_event(event, env.store, env.p.ledger) == {"task_id": task_id, "failed": True}
-    assert on_failed_event(event, env.store, env.p.ledger) == {"task_id": task_id, "failed": False}
+    assert on_failed_event(event, env.store, Calls(env.p.ledger)) == {"task_id": task_id, "failed": True}
+    assert on_failed_event(event, env.store, Calls(env.p.ledger)) == {"task_id": task_id, "failed": False}
     assert env.balance == 100
     polled = env.p.rpc("tasks/get", {"taskId": task_id})
     assert polled["status"] == "failed" and "Sandbox.Timedout" in polled["statusMessage"]
@@ -275,15 +274,17 @@ def test_a_task_past_its_deadline_fails_and_is_refunded(env: Env) -> None:
 def test_idempotency_key_makes_task_creation_retry_safe(env: Env) -> None:
     headers = {"idempotency-key": "k1"}
     first = env.create(headers=headers)["task"]
-    retry = env.p.post(message("tools/call", {"name": "fake_long", "arguments": {"text": "hi"}, "task": {}}), headers)
-    assert body(retry)["result"]["structuredContent"]["code"] in ("rate_limited", "idempotency_conflict")
+    retry = env.create(headers=headers, rpc_id=2)["task"]  # a retry with a new JSON-RPC id, while it runs
+    assert retry["taskId"] == first["taskId"] and retry["status"] == "working"
+    assert len(env.invoker.started) == 1, "the tool runs once"
     env.invoker.run_tasks(env.store)
-    final = env.p.rpc("tasks/result", {"taskId": first["taskId"]})
-    replay = body(
-        env.p.post(message("tools/call", {"name": "fake_long", "arguments": {"text": "hi"}, "task": {}}), headers)
-    )["result"]
-    assert replay["structuredContent"] == final["structuredContent"]
-    assert env.balance == 95, "charged once"
+    done = env.create(headers=headers)["task"]
+    assert done["taskId"] == first["taskId"] and done["status"] == "completed"
+    assert env.balance == 100 - PRICE, "charged once"
+    other = env.p.post(
+        message("tools/call", {"name": "fake_long", "arguments": {"text": "other"}, "task": {}}), headers
+    )
+    assert body(other)["result"]["structuredContent"]["code"] == "idempotency_conflict"
 
 
 # -- 2026-07-28 extension

@@ -13,6 +13,7 @@ nothing blocks, so there the request is handled inline and the thread hop
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -52,12 +53,20 @@ class GatewayApp:
             headers=headers,
             body=body,
             duplicated_headers=frozenset(duplicated),
+            deadline=_deadline(scope),
         )
         if self._executor is not None:
             response = await asyncio.get_running_loop().run_in_executor(self._executor, self.gateway.handle, request)
         else:
             response = self.gateway.handle(request)
         await _send(send, response)
+
+
+def _deadline(scope: dict[str, Any]) -> float | None:
+    """When the Lambda running this request stops (Mangum passes its context as `aws.context`)."""
+    context = scope.get("aws.context")
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    return time.time() + remaining() / 1000 if remaining else None
 
 
 async def _read_body(receive: Any, limit: int) -> bytes:

@@ -1,9 +1,12 @@
 """`tools/call`: validate, price, reserve, invoke, settle or refund, shape the result.
 
-This is the platform's one billing path. Arguments are validated before
-anything is charged; the price is reserved atomically before the service
-runs; an error reply, a waived charge or a failed invocation is refunded; a
-retry with the same Idempotency-Key replays the first result uncharged.
+The router's half of the platform's one billing path (`billing/lifecycle.py`
+is the other). Arguments are validated before anything is charged; the price
+is reserved before the service runs and the record's deadline is the router's
+own; an error reply or a waived charge is refunded; a retry with the same
+Idempotency-Key replays the first result uncharged. Whatever fails after the
+reservation, the call ends settled or refunded here, or by the sweep at its
+deadline, and the result says what stands.
 """
 
 from __future__ import annotations
@@ -14,13 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from mcp_platform.billing.ledger import (
-    Charge,
+from mcp_platform.billing.ledger import IdempotencyKey, InsufficientCreditsError
+from mcp_platform.billing.lifecycle import (
+    CallInProgressError,
+    CallRecord,
+    Calls,
+    CallStart,
+    CallState,
     IdempotencyConflictError,
-    IdempotencyKey,
-    IdempotentReplayError,
-    InsufficientCreditsError,
-    Ledger,
+    Replay,
 )
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, ToolError, error_object
@@ -34,19 +39,25 @@ if TYPE_CHECKING:
     from mcp_router.auth import Principal
     from mcp_router.invoker import Invoker
 
+SETTLE_MARGIN_SECONDS = 2.0
+"""Time kept back from the router's deadline to settle or refund after the service answers."""
+
 
 @dataclass(frozen=True)
 class CallContext:
     principal: Principal
     request_id: str
     rpc_id: Any
-    idempotency_header: str | None = None
+    deadline: float
+    """Epoch seconds at which the router itself stops (its Lambda's remaining time)."""
+    idempotency_scope: str | None = None
+    """The Idempotency-Key header; in a batch, the header and the member's JSON-RPC id."""
 
 
 class ToolCaller:
-    def __init__(self, registry: Registry, ledger: Ledger, invoker: Invoker, preview_tools: bool = False) -> None:
+    def __init__(self, registry: Registry, calls: Calls, invoker: Invoker, preview_tools: bool = False) -> None:
         self._registry = registry
-        self._ledger = ledger
+        self._calls = calls
         self._invoker = invoker
         self._preview = preview_tools
 
@@ -81,25 +92,34 @@ class ToolCaller:
         return result
 
     def _run(self, spec: ToolSpec, ctx: CallContext, raw_arguments: Any) -> tuple[ServiceReply, int]:
-        reserved = self.reserve(spec, ctx, raw_arguments)
+        reserved = self.reserve(spec, ctx, raw_arguments, deadline=ctx.deadline)
+        if isinstance(reserved, Replay):
+            return _replayed(reserved), 0
         if isinstance(reserved, ServiceReply):
             return reserved, 0
-        try:
-            reply = self._invoker.invoke(spec.service, reserved.request)
-        except Exception:
-            # Invokers turn failures into replies; this guard keeps a bug there from costing credits.
-            logger.exception("invoker raised", extra={"tool": spec.name})
-            reply = _error_reply(f"{spec.service}: the service could not be reached", ErrorCode.UPSTREAM_UNAVAILABLE)
+        reply = self._invoke(spec, reserved.request)
         if reply.structured_content.get("timed_out") is True and spec.task_support != "forbidden":
             reply = _task_hint(spec, reply)
-        if reserved.charge is None:
+        if reserved.record is None:
             return reply, 0
-        billed, charged = self.bill(reserved.charge, reply)
-        self.close(reserved.charge, billed)
-        return billed, charged
+        return self.finish(reserved.record, reply)
 
-    def reserve(self, spec: ToolSpec, ctx: CallContext, raw_arguments: Any) -> Reserved | ServiceReply:
-        """Validate, price and reserve: the call ready to run, or the reply that ends it here (never charged)."""
+    def reserve(
+        self,
+        spec: ToolSpec,
+        ctx: CallContext,
+        raw_arguments: Any,
+        *,
+        deadline: float,
+        origin: str = "call",
+        request_id: str | None = None,
+    ) -> Reserved | Replay | ServiceReply:
+        """Validate, price and reserve until `deadline`: the call ready to run, its replay, or the reply ending it.
+
+        A task reserves with its own deadline and `origin="task"`, and names its call by the task id
+        (`request_id`), which is how the sweep finds the task behind an overdue reservation. A task
+        does not wait for a running twin: its replay is the running task's handle (`{"task_id"}`).
+        """
         if raw_arguments is not None and not isinstance(raw_arguments, dict):
             return _error_reply("invalid arguments: `arguments` must be an object", ErrorCode.INVALID_ARGUMENTS)
         try:
@@ -109,93 +129,101 @@ class ToolCaller:
         price = spec.price_for(arguments)
         account_id = ctx.principal.account_id
         validated = arguments.model_dump(mode="json", exclude_unset=True)
-        charge: Charge | None = None
         # Read before reserving: the service sees the balance before this call, as ServiceRequest documents.
-        balance = self._ledger.balance(account_id) if spec.needs_balance else None
-        if price > 0:
-            idempotency = None
-            if ctx.idempotency_header:
-                idempotency = IdempotencyKey.for_call(
-                    account_id,
-                    ctx.idempotency_header,
-                    ctx.rpc_id,
-                    spec.name,
-                    orjson.dumps(validated, option=orjson.OPT_SORT_KEYS),
-                )
-            try:
-                charge = self._ledger.reserve(
-                    account_id, price, tool=spec.name, request_id=ctx.request_id, idempotency=idempotency
-                )
-            except InsufficientCreditsError as exc:
-                return _error_reply(
-                    f"insufficient credits: {spec.name} costs {price}, your balance is {exc.balance}",
-                    ErrorCode.INSUFFICIENT_CREDITS,
-                    price=price,
-                    balance=exc.balance,
-                )
-            except IdempotentReplayError as exc:
-                if exc.result is None:
-                    return _error_reply(
-                        "this call already completed and was charged; its result was too large to keep for replay",
-                        ErrorCode.INTERNAL,
-                    )
-                return ServiceReply.model_validate(exc.result)
-            except IdempotencyConflictError as exc:
-                return _error_reply(str(exc), ErrorCode.RATE_LIMITED)
-            except Exception:
-                # The store is unreachable: nothing was taken, the service is not called.
-                logger.exception("billing store unavailable", extra={"tool": spec.name})
-                return _error_reply(
-                    "billing is unavailable right now; nothing was charged, retry shortly",
-                    ErrorCode.UPSTREAM_UNAVAILABLE,
-                )
+        balance = self._calls.ledger.balance(account_id) if spec.needs_balance else None
         request = ServiceRequest(
-            tool=spec.name,
-            arguments=validated,
-            account_id=account_id,
-            request_id=ctx.request_id,
-            balance=balance,
+            tool=spec.name, arguments=validated, account_id=account_id, request_id=ctx.request_id, balance=balance
         )
-        return Reserved(request, charge)
-
-    def bill(self, charge: Charge, reply: ServiceReply) -> tuple[ServiceReply, int]:
-        """The reply as the caller sees it: billing fields added; an error or waived reply costs 0."""
-        if reply.is_error or reply.waive_charge:
-            return reply.model_copy(
-                update={"structured_content": {**reply.structured_content, "credits_charged": 0}}
-            ), 0
-        structured = {
-            **reply.structured_content,
-            "credits_charged": charge.amount,
-            "credits_balance": self._ledger.balance(charge.account_id),
-        }
-        return reply.model_copy(update={"structured_content": structured}), charge.amount
-
-    def close(self, charge: Charge, billed: ServiceReply) -> None:
-        """End the reservation as `bill` decided: refunded when nothing was charged, else settled."""
-        if billed.structured_content.get("credits_charged") != 0:
-            self._ledger.settle(charge, billed.model_dump(mode="json"))
-            return
-        reason = "error result" if billed.is_error else "waived by the service"
-        self.refund(charge, reason)
-
-    def refund(self, charge: Charge, reason: str) -> None:
+        if price == 0:
+            return Reserved(request, None)
+        idempotency = None
+        if ctx.idempotency_scope:
+            arguments_json = orjson.dumps(validated, option=orjson.OPT_SORT_KEYS)
+            idempotency = IdempotencyKey.for_call(account_id, ctx.idempotency_scope, spec.name, arguments_json)
+        start = CallStart(account_id, spec.name, price, request_id or ctx.request_id, deadline, idempotency, origin)
+        task = origin == "task"
         try:
-            self._ledger.refund(charge, reason)
-        except Exception:
-            # The charge stands until reconciled: say which one, loudly, for the operator.
-            logger.exception(
-                "refund failed; reconcile this charge",
-                extra={"account_id": charge.account_id, "entry_id": charge.entry_id, "amount": charge.amount},
+            outcome = self._calls.reserve(start, wait_until=None if task else ctx.deadline - SETTLE_MARGIN_SECONDS)
+        except InsufficientCreditsError as exc:
+            return _error_reply(
+                f"insufficient credits: {spec.name} costs {price}, your balance is {exc.balance}",
+                ErrorCode.INSUFFICIENT_CREDITS,
+                price=price,
+                balance=exc.balance,
             )
+        except IdempotencyConflictError as exc:
+            return _error_reply(f"{exc}: send a new Idempotency-Key for a new call", ErrorCode.IDEMPOTENCY_CONFLICT)
+        except CallInProgressError as exc:
+            running = self._calls.ledger.get_call(idempotency.key) if task and idempotency else None
+            if running is not None and running.origin == "task":
+                return Replay({"task_id": running.request_id})
+            return _error_reply(str(exc), ErrorCode.CALL_IN_PROGRESS)
+        except Exception:
+            # The store failed: the service is not called, and any reservation it took ends at the deadline.
+            logger.exception("billing store unavailable", extra={"tool": spec.name})
+            return _error_reply(
+                "billing is unavailable right now; the call did not run and nothing stays charged, retry shortly",
+                ErrorCode.UPSTREAM_UNAVAILABLE,
+            )
+        if isinstance(outcome, Replay):
+            return outcome
+        return Reserved(request, outcome)
+
+    def _invoke(self, spec: ToolSpec, request: ServiceRequest) -> ServiceReply:
+        try:
+            return self._invoker.invoke(spec.service, request)
+        except Exception:
+            # Invokers turn failures into replies; this guard keeps a bug there from costing credits.
+            logger.exception("invoker raised", extra={"tool": spec.name})
+            return _error_reply(f"{spec.service}: the service could not be reached", ErrorCode.UPSTREAM_UNAVAILABLE)
+
+    def finish(self, record: CallRecord, reply: ServiceReply) -> tuple[ServiceReply, int]:
+        """Settle or refund `record`; the result states what stands, whichever store step fails."""
+        if reply.is_error or reply.waive_charge:
+            if self.refund(record, "error result" if reply.is_error else "waived by the service"):
+                return with_credits(reply, 0), 0
+            # The charge stands until the sweep refunds it at the deadline: say so, never "0".
+            return with_credits(reply, record.amount, record.balance_after), record.amount
+        billed = with_credits(reply, record.amount, record.balance_after)
+        try:
+            settled = self._calls.settle(record, billed.model_dump(mode="json"))
+        except Exception:
+            logger.exception("settle failed; refunding", extra=_charge_log(record))
+            settled = False
+        if settled:
+            return billed, record.amount
+        # Not settled (the store failed, or the sweep ended the call first): the result is free.
+        if self.refund(record, "not settled: the result was delivered free"):
+            return with_credits(reply, 0), 0
+        return billed, record.amount
+
+    def refund(self, record: CallRecord, reason: str) -> bool:
+        """True when nothing stands: refunded now, or already refunded (by the sweep)."""
+        try:
+            if self._calls.refund(record, reason):
+                return True
+            current = self._calls.ledger.get_call(record.call_id)
+        except Exception:
+            logger.exception("refund failed; the sweep refunds this charge at its deadline", extra=_charge_log(record))
+            return False
+        return current is None or current.attempt != record.attempt or current.state is CallState.REFUNDED
 
 
 @dataclass(frozen=True)
 class Reserved:
-    """A validated call whose price (if any) is reserved: the service request and its charge."""
+    """A validated call whose price (if any) is reserved: the service request and its call record."""
 
     request: ServiceRequest
-    charge: Charge | None
+    record: CallRecord | None
+
+
+def _replayed(replay: Replay) -> ServiceReply:
+    if replay.result is None:
+        return _error_reply(
+            "this call already completed and was charged; its result was too large to keep for replay",
+            ErrorCode.IDEMPOTENCY_CONFLICT,
+        )
+    return ServiceReply.model_validate(replay.result)
 
 
 def _task_hint(spec: ToolSpec, reply: ServiceReply) -> ServiceReply:
@@ -206,6 +234,22 @@ def _task_hint(spec: ToolSpec, reply: ServiceReply) -> ServiceReply:
     )
     content = reply.structured_content
     return reply.model_copy(update={"structured_content": {**content, "error": f"{content.get('error', '')}{hint}"}})
+
+
+def with_credits(reply: ServiceReply, charged: int, balance: int | None = None) -> ServiceReply:
+    structured = {**reply.structured_content, "credits_charged": charged}
+    if balance is not None:
+        structured["credits_balance"] = balance
+    return reply.model_copy(update={"structured_content": structured})
+
+
+def _charge_log(record: CallRecord) -> dict[str, Any]:
+    return {
+        "account_id": record.account_id,
+        "call_id": record.call_id,
+        "entry_id": record.entry_id,
+        "amount": record.amount,
+    }
 
 
 def _error_reply(message: str, code: str, **extra: Any) -> ServiceReply:

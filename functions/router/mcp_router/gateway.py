@@ -8,6 +8,7 @@ batch, notifications answered with 202, requests dispatched to `Methods`.
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from mcp_platform import docs
+from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.ids import request_id as new_request_id
 from mcp_platform.jsonrpc import (
     HEADER_MISMATCH,
@@ -39,7 +41,7 @@ from mcp_router.transport import TRANSPORT_ERROR, check_http, invalid_request, p
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from mcp_platform.billing.ledger import Ledger
+    from mcp_platform.billing.lifecycle import CallLedger
     from mcp_platform.ratelimit.limiter import RateLimiter
     from mcp_platform.registry import Registry
     from mcp_platform.tasks.store import TaskStore
@@ -62,10 +64,13 @@ _ROUTING_HEADERS = ("mcp-protocol-version", "mcp-method", "mcp-name")
 class Dependencies:
     registry: Registry
     authenticator: KeyAuthenticator
-    ledger: Ledger
+    ledger: CallLedger
     limiter: RateLimiter
     invoker: Invoker
     settings: RouterSettings
+    clock: Callable[[], float] = time.time
+    """Wall clock of deadlines (tests move it by hand)."""
+    sleep: Callable[[float], None] = time.sleep
     task_store: TaskStore | None = None
     """Durable tasks are offered when a store is given and the invoker can start tasks."""
 
@@ -74,8 +79,10 @@ class Gateway:
     def __init__(self, deps: Dependencies) -> None:
         self._deps = deps
         self._settings = deps.settings
-        caller = ToolCaller(deps.registry, deps.ledger, deps.invoker, deps.settings.preview_tools)
-        self._methods = Methods(deps.registry, deps.ledger, caller, deps.settings, task_methods(deps, caller))
+        calls = Calls(deps.ledger, clock=deps.clock, sleep=deps.sleep)
+        caller = ToolCaller(deps.registry, calls, deps.invoker, deps.settings.preview_tools)
+        tasks = task_methods(deps, caller, calls)
+        self._methods = Methods(deps.registry, deps.ledger, caller, deps.settings, tasks)
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="batch")
         self._routes: dict[tuple[str, str], Callable[[HttpRequest], HttpResponse]] = {
             ("GET", "/health"): self._health,
@@ -154,21 +161,40 @@ class Gateway:
         except JsonRpcError as exc:
             return HttpResponse.rpc_error(400, exc, _request_id_of(body))
         request_id = new_request_id()
-        idempotency = request.header("idempotency-key")
+        deadline = request.deadline or self._deps.clock() + self._settings.router_timeout_seconds
+        idempotency = request.header("idempotency-key") or None
         if isinstance(body, list):
             if modern or not body:
                 why = "batches are not part of 2026-07-28" if body else "empty batch"
                 return HttpResponse.rpc_error(400, invalid_request(why))
+            if len(body) > self._settings.max_batch_size:
+                why = f"a batch may hold at most {self._settings.max_batch_size} messages, this one has {len(body)}"
+                return HttpResponse.rpc_error(400, invalid_request(why))
+            # Members sharing the Idempotency-Key header are told apart by their JSON-RPC id.
             members = [
-                (m, Exchange(principal, False, f"{request_id}-{i}", _request_id_of(m), idempotency))
+                (
+                    m,
+                    Exchange(
+                        principal, False, f"{request_id}-{i}", rpc_id, deadline, _member_scope(idempotency, rpc_id)
+                    ),
+                )
                 for i, m in enumerate(body)
+                for rpc_id in (_request_id_of(m),)
             ]
-            replies = list(self._pool.map(lambda pair: self._message(request, *pair), members))
+            replies = list(self._pool.map(lambda pair: self._member(request, *pair), members))
             answers = [reply for reply, _status in replies if reply is not None]
             return HttpResponse.json(answers) if answers else HttpResponse(202)
-        exchange = Exchange(principal, modern, request_id, _request_id_of(body), idempotency)
+        exchange = Exchange(principal, modern, request_id, _request_id_of(body), deadline, idempotency)
         reply, status = self._message(request, body, exchange)
         return HttpResponse(202) if reply is None else HttpResponse.json(reply, status)
+
+    def _member(self, request: HttpRequest, message: Any, ex: Exchange) -> tuple[dict[str, Any] | None, int]:
+        """One batch member: whatever goes wrong stays its own error, never the whole batch's 500."""
+        try:
+            return self._message(request, message, ex)
+        except Exception:
+            logger.exception("unhandled error in a batch member")
+            return failure(ex.rpc_id, JsonRpcError(INTERNAL_ERROR, "Internal error")), 500
 
     def _message(self, request: HttpRequest, message: Any, ex: Exchange) -> tuple[dict[str, Any] | None, int]:
         """One JSON-RPC message → (response or None for notifications/responses, HTTP status if alone)."""
@@ -195,6 +221,10 @@ class Gateway:
         except JsonRpcError as exc:
             status = MODERN_HTTP_STATUS.get(exc.code, 200) if ex.modern else 200
             return failure(ex.rpc_id, exc), status
+
+
+def _member_scope(header: str | None, rpc_id: Any) -> str | None:
+    return f"{header}\x00{rpc_id!r}" if header else None
 
 
 def _request_id_of(message: Any) -> Any:

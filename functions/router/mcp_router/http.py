@@ -22,6 +22,8 @@ class HttpRequest:
     body: bytes = b""
     duplicated_headers: frozenset[str] = frozenset()
     """Lower-case names that arrived more than once (routing headers must not)."""
+    deadline: float | None = None
+    """Epoch seconds at which the runtime stops this request (Lambda's remaining time); None locally."""
 
     def header(self, name: str) -> str | None:
         value = self.headers.get(name)

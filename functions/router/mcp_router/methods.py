@@ -45,7 +45,10 @@ class Exchange:
     modern: bool
     request_id: str
     rpc_id: Any
-    idempotency_header: str | None = None
+    deadline: float
+    """Epoch seconds at which the router stops answering this request."""
+    idempotency_scope: str | None = None
+    """What identifies the call for an Idempotency-Key: the header; in a batch, header and JSON-RPC id."""
 
 
 Handler = Callable[[Exchange, dict[str, Any]], dict[str, Any]]
@@ -128,7 +131,7 @@ class Methods:
         return self._cacheable(ex, result, LIST_TTL_MS, "private")
 
     def tools_call(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
-        ctx = CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.idempotency_header)
+        ctx = CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.deadline, ex.idempotency_scope)
         if self._tasks is not None and (task := self._tasks.start(ex, ctx, self._caller.tool(ctx, params), params)):
             return task
         return self._caller.call(ctx, params)

@@ -29,6 +29,12 @@ class RouterSettings:
     server_version: str = "0.1.0"
     public_url: str = ""
     """Base URL shown in generated docs, e.g. https://api.example.com (no trailing slash)."""
+    max_batch_size: int = 20
+    """Most messages in one legacy-era JSON-RPC batch; a larger batch is one Invalid Request error."""
+    service_timeout_seconds: float = 25.0
+    """Longest a service may run (its Lambda timeout)."""
+    router_timeout_seconds: float = 29.0
+    """The router's own budget when the runtime does not say (locally); in Lambda its remaining time."""
     task_timeout_s: float = 900.0
     """Longest a task may run (the task-capable functions' Lambda timeout); later it fails and is refunded."""
     task_result_wait_s: float = 20.0
@@ -45,6 +51,9 @@ class RouterSettings:
             preview_tools=env.get("ENABLE_PREVIEW_TOOLS", "") == "1",
             tools_page_size=int(env.get("TOOLS_PAGE_SIZE", "50")),
             public_url=env.get("PUBLIC_URL", "").rstrip("/"),
+            max_batch_size=int(env.get("MAX_BATCH_SIZE", "20")),
+            service_timeout_seconds=float(env.get("SERVICE_TIMEOUT_SECONDS", "25")),
+            router_timeout_seconds=float(env.get("ROUTER_TIMEOUT_SECONDS", "29")),
             task_timeout_s=float(env.get("TASK_TIMEOUT_SECONDS", "900")),
             task_result_wait_s=float(env.get("TASK_RESULT_WAIT_SECONDS", "20")),
         )

@@ -15,6 +15,7 @@ JSON-RPC `error`), `tasks/cancel` and `tasks/update` answer an empty result.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from mcp_platform.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY, JsonRpcError
@@ -33,6 +34,7 @@ EXTENSION = "io.modelcontextprotocol/tasks"
 RELATED_TASK_META = "io.modelcontextprotocol/related-task"
 LEGACY_CAPABILITY = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
 MODERN_CAPABILITY = {EXTENSION: {}}
+ANSWER_MARGIN_S = 2.0
 
 
 class TaskMethods:
@@ -84,11 +86,13 @@ class TaskMethods:
         return legacy_task(self._tasks.find(ex.principal, params.get("taskId")))
 
     def legacy_result(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
-        task = self._tasks.wait(ex.principal, params.get("taskId"), self._wait)
+        # Wait no longer than the router itself may: its deadline, less time to answer.
+        seconds = min(self._wait, ex.deadline - time.time() - ANSWER_MARGIN_S)
+        task = self._tasks.wait(ex.principal, params.get("taskId"), seconds)
         if not task.status.terminal:
             raise JsonRpcError(
                 INTERNAL_ERROR,
-                f"task still {task.status} after {self._wait:.0f} s; poll tasks/get and ask again",
+                f"task still {task.status} after {max(seconds, 0):.0f} s; poll tasks/get and ask again",
                 data={"taskId": task.task_id, "status": str(task.status)},
             )
         result = dict(task.result or {})

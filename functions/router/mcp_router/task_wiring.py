@@ -9,13 +9,14 @@ from mcp_router.task_methods import TaskMethods
 from mcp_router.tasks import Tasks
 
 if TYPE_CHECKING:
+    from mcp_platform.billing.lifecycle import Calls
     from mcp_router.calls import ToolCaller
     from mcp_router.gateway import Dependencies
 
 
-def task_methods(deps: Dependencies, caller: ToolCaller) -> TaskMethods | None:
+def task_methods(deps: Dependencies, caller: ToolCaller, calls: Calls) -> TaskMethods | None:
     if deps.task_store is None or not isinstance(deps.invoker, TaskStarter):
         return None
     settings = deps.settings
-    tasks = Tasks(caller, deps.ledger, deps.task_store, deps.invoker, settings.task_timeout_s)
+    tasks = Tasks(caller, calls, deps.task_store, deps.invoker, settings.task_timeout_s, deps.clock, deps.sleep)
     return TaskMethods(tasks, settings.tools_page_size, settings.task_result_wait_s)

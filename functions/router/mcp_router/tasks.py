@@ -12,18 +12,21 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from mcp_platform.billing.lifecycle import Replay
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import ErrorCode, error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 from mcp_platform.mcp import tool_result
 from mcp_platform.observability import logger
-from mcp_platform.tasks.failure import charge_of, charge_record, fail_task, unreplied_result
+from mcp_platform.tasks.failure import call_of, charge_record, fail_task, refund_task, unreplied_result
 from mcp_platform.tasks.model import TaskRecord, TaskStatus, new_task_id
+from mcp_platform.tasks.sweep import NEVER_REPORTED
+from mcp_router.calls import with_credits
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from mcp_platform.billing.ledger import Ledger
+    from mcp_platform.billing.lifecycle import CallRecord, Calls
     from mcp_platform.registry import ToolSpec
     from mcp_platform.tasks.store import TaskStore
     from mcp_router.auth import Principal
@@ -39,7 +42,7 @@ class Tasks:
     def __init__(
         self,
         caller: ToolCaller,
-        ledger: Ledger,
+        calls: Calls,
         store: TaskStore,
         starter: TaskStarter,
         task_timeout_s: float,
@@ -47,7 +50,7 @@ class Tasks:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._caller = caller
-        self._ledger = ledger
+        self._calls = calls
         self._store = store
         self._starter = starter
         self._timeout = task_timeout_s
@@ -56,12 +59,20 @@ class Tasks:
 
     def create(self, spec: ToolSpec, ctx: CallContext, arguments: Any, ttl_ms: int) -> TaskRecord | dict[str, Any]:
         """A working task, or the `CallToolResult` that ended the call before it became one (never charged)."""
-        reserved = self._caller.reserve(spec, ctx, arguments)
+        now = self._now()
+        task_id = new_task_id()
+        deadline = now + self._timeout + DEADLINE_MARGIN_S
+        reserved = self._caller.reserve(spec, ctx, arguments, deadline=deadline, origin="task", request_id=task_id)
+        if isinstance(reserved, Replay):
+            # The same Idempotency-Key, tool and arguments: the task it created, running or done, not a new one.
+            previous = reserved.result and self._store.get(str(reserved.result.get("task_id")))
+            if previous and previous.account_id == ctx.principal.account_id:
+                return self.conclude(previous)
+            return self._unstarted(None, f"{spec.name}: the task this Idempotency-Key started is gone; send a new key")
         if isinstance(reserved, ServiceReply):
             return tool_result(reserved)
-        now = self._now()
         task = TaskRecord(
-            task_id=new_task_id(),
+            task_id=task_id,
             account_id=ctx.principal.account_id,
             tool=spec.name,
             service=spec.service,
@@ -70,20 +81,20 @@ class Tasks:
             created_at=now,
             updated_at=now,
             ttl_ms=ttl_ms,
-            deadline=now + self._timeout + DEADLINE_MARGIN_S,
-            charge=charge_record(reserved.charge),
+            deadline=deadline,
+            charge=charge_record(reserved.record),
             request_id=ctx.request_id,
         )
         try:
             self._store.create(task)
         except Exception:
             logger.exception("task store unavailable", extra={"tool": spec.name})
-            return self._unstarted(reserved, "the task store is unavailable right now; retry shortly")
+            return self._unstarted(reserved, f"{spec.name}: the task store is unavailable right now; retry shortly")
         try:
             self._starter.start(spec.service, reserved.request.model_copy(update={"task_id": task.task_id}))
         except Exception as exc:
             logger.warning("task not started", extra={"task_id": task.task_id, "why": str(exc)})
-            failed = fail_task(self._store, self._ledger, task.task_id, "the service could not be started")
+            failed = fail_task(self._store, self._calls, task.task_id, "the service could not be started")
             return failed.result if failed is not None and failed.result else self._unstarted(reserved, str(exc))
         logger.info("task created", extra={"task_id": task.task_id, "tool": spec.name, "account_id": task.account_id})
         return task
@@ -120,8 +131,7 @@ class Tasks:
             result = unreplied_result(task, "the task was cancelled", "cancelled")
             cancelled = self._store.finish(task.task_id, TaskStatus.CANCELLED, result, "cancelled by request")
             if cancelled is not None:
-                if (charge := charge_of(task)) is not None:
-                    self._caller.refund(charge, "task cancelled")
+                refund_task(self._calls, task, "task cancelled")
                 logger.info("task cancelled", extra={"task_id": task.task_id})
                 return cancelled
             task = self.find(principal, task_id)  # it ended meanwhile
@@ -134,27 +144,42 @@ class Tasks:
         if task.reply is None:
             if self._now() < task.deadline:
                 return task
-            failed = fail_task(self._store, self._ledger, task.task_id, "the task did not report back in time")
+            failed = fail_task(self._store, self._calls, task.task_id, NEVER_REPORTED)
             return failed or self._reread(task)
         reply = ServiceReply.model_validate(task.reply)
-        charge = charge_of(task)
-        billed, _charged = (reply, 0) if charge is None else self._caller.bill(charge, reply)
+        record = call_of(task)
+        free = record is None or reply.is_error or reply.waive_charge
+        # The result is final before the call ends: a settle lost here is the sweep's (task_resolver) to redo.
+        billed = (
+            with_credits(reply, 0)
+            if free or record is None
+            else with_credits(reply, record.amount, record.balance_after)
+        )
         message = str(billed.structured_content.get("error", "")) if billed.is_error else "completed"
         done = self._store.finish(task.task_id, TaskStatus.COMPLETED, tool_result(billed), message)
         if done is None:
             return self._reread(task)
-        if charge is not None:
-            self._caller.close(charge, billed)
+        if record is not None and free:
+            refund_task(self._calls, task, "error result" if reply.is_error else "waived by the service")
+        elif record is not None:
+            self._settle(record, task.task_id)
         logger.info("task completed", extra={"task_id": task.task_id, "is_error": billed.is_error})
         return done
+
+    def _settle(self, record: CallRecord, task_id: str) -> None:
+        try:
+            # The task id as the stored result: an Idempotency-Key retry of the creation replays the handle.
+            self._calls.settle(record, {"task_id": task_id})
+        except Exception:
+            logger.exception("task settle failed; the sweep settles it", extra={"task_id": task_id})
 
     def _reread(self, task: TaskRecord) -> TaskRecord:
         return self._store.get(task.task_id) or task
 
-    def _unstarted(self, reserved: Reserved, why: str) -> dict[str, Any]:
-        """The error result of a task that was never created; its reservation goes back."""
-        if reserved.charge is not None:
-            self._caller.refund(reserved.charge, "task not started")
-        message = f"{reserved.request.tool}: {why}; nothing was charged"
+    def _unstarted(self, reserved: Reserved | None, why: str) -> dict[str, Any]:
+        """The error result of a task that was never created; its reservation (if any) goes back."""
+        if reserved is not None and reserved.record is not None:
+            self._caller.refund(reserved.record, "task not started")
+        message = f"{why}; nothing was charged"
         content = error_object(message, ErrorCode.UPSTREAM_UNAVAILABLE, credits_charged=0)
         return tool_result(ServiceReply(structured_content=content))

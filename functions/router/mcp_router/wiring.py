@@ -42,7 +42,7 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
     return Dependencies(
         registry=load_registry(),
         authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
-        ledger=DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["IDEMPOTENCY_TABLE"]),
+        ledger=DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["CALLS_TABLE"]),
         limiter=DynamoRateLimiter(ddb, env["RATE_LIMIT_TABLE"]),
         invoker=invoker,
         settings=settings,

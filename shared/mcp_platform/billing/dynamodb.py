@@ -1,32 +1,46 @@
-"""Ledger on DynamoDB: the balance on the account item, entries in LedgerTable.
+"""`CallLedger` on DynamoDB: balances on AccountsTable, entries in LedgerTable, records in CallsTable.
 
-Each balance change is one TransactWriteItems: the conditional balance update
-(`balance >= :price`, so concurrent calls can never overspend) together with
-the ledger entry (and, for an Idempotency-Key, the key's record), so the
-balance and the ledger cannot disagree.
+A billed call is three writes, none a read:
+
+1. **Debit** — one conditional `UpdateItem` on the account: `balance >= price`
+   (so concurrent calls never overspend), `seq + 1`, and a *journal* attribute
+   `j_<call>_<attempt>` describing the charge; `ReturnValues=UPDATED_NEW`
+   gives this call's own post-charge balance (exact under concurrency).
+2. **Record** — one `TransactWriteItems`: the charge entry (with
+   `balance_after`), the call record (`reserved`, `in_progress_until`) and the
+   removal of the journal. Until it lands, balance = ledger sum + journals;
+   if the writer dies in between, the sweep finds the journal (accounts with
+   `pending > 0`) past its deadline and reverses it.
+3. **Settle** (`UpdateItem` on the record) or **refund** (`TransactWriteItems`:
+   balance back, a refund entry keyed by the charge, the record → refunded),
+   both conditional on the record still being `reserved`.
+
+An idempotent call first claims its record (a conditional `PutItem` keyed by
+the Idempotency-Key; a failed condition returns the existing record in the same
+request). `seq` counts every balance change, so an audit can check that the
+ledger holds one entry per change.
 """
 
 from __future__ import annotations
 
 import random
 import time
+import zlib
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from mcp_platform.billing.ledger import (
     IDEMPOTENCY_TTL_SECONDS,
-    Charge,
     EntryKind,
-    IdempotencyConflictError,
-    IdempotencyKey,
-    IdempotentReplayError,
     InsufficientCreditsError,
     LedgerEntry,
+    UnknownAccountError,
     new_entry_id,
     now_iso,
     refund_entry_id,
 )
+from mcp_platform.billing.lifecycle import CallExistsError, CallRecord, CallStart, CallState, new_call_id
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -36,86 +50,37 @@ _MAX_STORED_RESULT = 350_000
 _CONFLICT_ATTEMPTS = 6
 """DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
 concurrent calls of one account do that routinely, and a retry is safe (nothing was written)."""
+OPEN_INDEX = "open"
+"""Sparse GSI of CallsTable: only reserved records carry `open_shard`, keyed by `in_progress_until`."""
+_OPEN_SHARDS = 4
+REVERSE_REASON = "reconciled: charged but never recorded as a call (the router stopped in between)"
 
 
 class DynamoLedger:
-    def __init__(self, client: DynamoDBClient, accounts_table: str, ledger_table: str, idempotency_table: str) -> None:
+    def __init__(self, client: DynamoDBClient, accounts_table: str, ledger_table: str, calls_table: str) -> None:
         self._ddb = client
         self._accounts = accounts_table
         self._ledger = ledger_table
-        self._idem = idempotency_table
+        self._calls = calls_table
 
-    def reserve(
-        self, account_id: str, amount: int, *, tool: str, request_id: str, idempotency: IdempotencyKey | None = None
-    ) -> Charge:
-        charge = Charge(account_id, new_entry_id(), amount, tool, request_id, idempotency)
-        items = [
-            self._balance_change(account_id, -amount),
-            self._entry_put(charge.entry_id, account_id, EntryKind.CHARGE, -amount, tool=tool, request_id=request_id),
-        ]
-        if idempotency:
-            items.append(self._idempotency_put(idempotency, charge))
-        try:
-            self._transact(items)
-        except self._ddb.exceptions.TransactionCanceledException as exc:
-            reasons = [r.get("Code") for r in exc.response.get("CancellationReasons", [])]
-            if idempotency and len(reasons) > 2 and reasons[2] == "ConditionalCheckFailed":
-                self._raise_replay(idempotency)
-            if reasons and reasons[0] == "ConditionalCheckFailed":
-                raise InsufficientCreditsError(self.balance(account_id), amount) from None
-            raise
-        return charge
-
-    def settle(self, charge: Charge, result: dict[str, Any]) -> None:
-        if charge.idempotency is None:
-            return
-        blob = orjson.dumps(result)
-        stored = {"S": blob.decode()} if len(blob) <= _MAX_STORED_RESULT else {"NULL": True}
-        self._ddb.update_item(
-            TableName=self._idem,
-            Key={"idem_key": {"S": charge.idempotency.key}},
-            UpdateExpression="SET #s = :done, #r = :r",
-            ExpressionAttributeNames={"#s": "status", "#r": "result"},
-            ExpressionAttributeValues={":done": {"S": "completed"}, ":r": stored},
-        )
-
-    def refund(self, charge: Charge, reason: str) -> None:
-        items = [
-            self._balance_change(charge.account_id, charge.amount),
-            self._entry_put(
-                refund_entry_id(charge),
-                charge.account_id,
-                EntryKind.REFUND,
-                charge.amount,
-                tool=charge.tool,
-                request_id=charge.request_id,
-                reason=reason,
-            ),
-        ]
-        if charge.idempotency:
-            # Forget the key so a retry of a failed call runs (and is charged) once more.
-            items.append({"Delete": {"TableName": self._idem, "Key": {"idem_key": {"S": charge.idempotency.key}}}})
-        try:
-            self._transact(items)
-        except self._ddb.exceptions.TransactionCanceledException as exc:
-            reasons = [r.get("Code") for r in exc.response.get("CancellationReasons", [])]
-            if len(reasons) > 1 and reasons[1] == "ConditionalCheckFailed":
-                return  # already refunded
-            raise
+    # -- Ledger
 
     def grant(self, account_id: str, amount: int, reason: str) -> int:
-        entry_id = new_entry_id()
+        update = self._balance_change(account_id, amount)
+        if amount < 0:
+            update["Update"]["ConditionExpression"] = "balance >= :need"
+            update["Update"]["ExpressionAttributeValues"][":need"] = {"N": str(-amount)}
+        update["Update"]["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD"
+        entry = self._entry(account_id, new_entry_id(), EntryKind.GRANT, amount, reason=reason)
         try:
-            self._transact(
-                [
-                    self._balance_change(account_id, amount, must_exist=True),
-                    self._entry_put(entry_id, account_id, EntryKind.GRANT, amount, reason=reason),
-                ]
-            )
+            self._transact([update, entry])
         except self._ddb.exceptions.TransactionCanceledException as exc:
-            reasons = [r.get("Code") for r in exc.response.get("CancellationReasons", [])]
-            if reasons and reasons[0] == "ConditionalCheckFailed":
-                raise InsufficientCreditsError(self.balance(account_id), -amount) from None
+            reasons = exc.response.get("CancellationReasons", [])
+            if reasons and reasons[0].get("Code") == "ConditionalCheckFailed":
+                old = reasons[0].get("Item")
+                if not old:
+                    raise UnknownAccountError(account_id) from None
+                raise InsufficientCreditsError(int(old["balance"]["N"]), -amount) from None
             raise
         return self.balance(account_id)
 
@@ -136,21 +101,268 @@ class DynamoLedger:
             ScanIndexForward=False,
             Limit=limit,
         )["Items"]
-        return [
-            LedgerEntry(
-                account_id=i["account_id"]["S"],
-                entry_id=i["entry_id"]["S"],
-                kind=EntryKind(i["kind"]["S"]),
-                amount=int(i["amount"]["N"]),
-                created_at=i["created_at"]["S"],
-                tool=i.get("tool", {}).get("S", ""),
-                request_id=i.get("request_id", {}).get("S", ""),
-                reason=i.get("reason", {}).get("S", ""),
-            )
-            for i in items
-        ]
+        return [_entry_of(i) for i in items]
 
-    # -- transaction parts
+    # -- CallLedger
+
+    def open_call(self, start: CallStart, *, now: float, replaces: int | None = None) -> CallRecord:
+        record = CallRecord(
+            call_id=start.idempotency.key if start.idempotency else new_call_id(),
+            account_id=start.account_id,
+            tool=start.tool,
+            amount=start.amount,
+            request_id=start.request_id,
+            state=CallState.RESERVED,
+            in_progress_until=start.deadline,
+            attempt=(replaces or 0) + 1,
+            fingerprint=start.idempotency.fingerprint if start.idempotency else "",
+            origin=start.origin,
+        )
+        if start.idempotency:
+            self._claim(record, now, replaces)
+        entry_id = new_entry_id()
+        balance_after = self._debit(record, entry_id)
+        record = CallRecord(**{**record.__dict__, "entry_id": entry_id, "balance_after": balance_after})
+        self._record_charge(record, now)
+        return record
+
+    def settle_call(self, record: CallRecord, result: dict[str, Any] | None) -> bool:
+        values: dict[str, Any] = {":settled": {"S": str(CallState.SETTLED)}, **_still_reserved_values(record)}
+        update = "SET #s = :settled REMOVE open_shard"
+        if result is not None:
+            blob = orjson.dumps(result)
+            if len(blob) <= _MAX_STORED_RESULT:
+                update = "SET #s = :settled, #r = :r REMOVE open_shard"
+                values[":r"] = {"S": blob.decode()}
+        try:
+            self._ddb.update_item(
+                TableName=self._calls,
+                Key={"call_id": {"S": record.call_id}},
+                UpdateExpression=update,
+                ConditionExpression=_STILL_RESERVED,
+                ExpressionAttributeNames={"#s": "state", **({"#r": "result"} if ":r" in values else {})},
+                ExpressionAttributeValues=values,
+            )
+        except self._ddb.exceptions.ConditionalCheckFailedException:
+            return False
+        return True
+
+    def refund_call(self, record: CallRecord, reason: str) -> bool:
+        end = {
+            "TableName": self._calls,
+            "Key": {"call_id": {"S": record.call_id}},
+            "UpdateExpression": "SET #s = :refunded, reason = :why REMOVE open_shard",
+            "ConditionExpression": _STILL_RESERVED,
+            "ExpressionAttributeNames": {"#s": "state"},
+            "ExpressionAttributeValues": {
+                ":refunded": {"S": str(CallState.REFUNDED)},
+                ":why": {"S": reason},
+                **_still_reserved_values(record),
+            },
+        }
+        if not record.charged:
+            # A claim that was never charged: nothing to give back, the record just ends.
+            end["ConditionExpression"] += " AND attribute_not_exists(entry_id)"
+            try:
+                self._ddb.update_item(**end)
+            except self._ddb.exceptions.ConditionalCheckFailedException:
+                return False
+            return True
+        items = [
+            self._balance_change(record.account_id, record.amount),
+            self._entry(
+                record.account_id,
+                refund_entry_id(record.entry_id),
+                EntryKind.REFUND,
+                record.amount,
+                tool=record.tool,
+                request_id=record.request_id,
+                call_id=record.call_id,
+                reason=reason,
+            ),
+            {"Update": end},
+        ]
+        try:
+            self._transact(items)
+        except self._ddb.exceptions.TransactionCanceledException as exc:
+            if "ConditionalCheckFailed" in _reasons(exc):
+                return False  # already refunded or settled
+            raise
+        return True
+
+    def get_call(self, call_id: str) -> CallRecord | None:
+        item = self._ddb.get_item(TableName=self._calls, Key={"call_id": {"S": call_id}}, ConsistentRead=True).get(
+            "Item"
+        )
+        return _record_of(item) if item else None
+
+    def overdue_calls(self, now: float, limit: int = 500) -> list[CallRecord]:
+        found: list[CallRecord] = []
+        for shard in range(_OPEN_SHARDS):
+            pages = self._ddb.get_paginator("query").paginate(
+                TableName=self._calls,
+                IndexName=OPEN_INDEX,
+                KeyConditionExpression="open_shard = :s AND in_progress_until < :now",
+                ExpressionAttributeValues={":s": {"S": f"open#{shard}"}, ":now": {"N": _num(now)}},
+            )
+            found.extend(_record_of(i) for page in pages for i in page["Items"])
+        # The index is eventually consistent: the conditional settle/refund decides, not this list.
+        return sorted(found, key=lambda r: r.in_progress_until)[:limit]
+
+    def reverse_stranded(self, now: float) -> list[CallRecord]:
+        reversed_: list[CallRecord] = []
+        pages = self._ddb.get_paginator("scan").paginate(
+            TableName=self._accounts,
+            FilterExpression="pending > :zero",
+            ExpressionAttributeValues={":zero": {"N": "0"}},
+        )
+        for item in (i for page in pages for i in page["Items"]):
+            account_id = item["account_id"]["S"]
+            for name, value in item.items():
+                journal = value.get("M") if name.startswith("j_") else None
+                if journal and float(journal["until"]["N"]) < now and self._reverse(account_id, name, journal):
+                    reversed_.append(_journal_record(account_id, journal))
+        return reversed_
+
+    # -- steps of open_call
+
+    def _claim(self, record: CallRecord, now: float, replaces: int | None) -> None:
+        """Take the Idempotency-Key: absent, expired, or the refunded attempt `replaces`."""
+        condition = "attribute_not_exists(call_id) OR expires_at < :now"
+        values: dict[str, Any] = {":now": {"N": _num(now)}}
+        if replaces is not None:
+            condition += " OR (attempt = :prev AND #s = :refunded)"
+            values.update({":prev": {"N": str(replaces)}, ":refunded": {"S": str(CallState.REFUNDED)}})
+        try:
+            self._ddb.put_item(
+                TableName=self._calls,
+                Item=self._record_item(record, now),
+                ConditionExpression=condition,
+                ExpressionAttributeValues=values,
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                **({"ExpressionAttributeNames": {"#s": "state"}} if replaces is not None else {}),
+            )
+        except self._ddb.exceptions.ConditionalCheckFailedException as exc:
+            old = exc.response.get("Item") or self._ddb.get_item(
+                TableName=self._calls, Key={"call_id": {"S": record.call_id}}, ConsistentRead=True
+            ).get("Item")
+            if not old:  # released in between: let the caller try again
+                raise CallExistsError(CallRecord(**{**record.__dict__, "state": CallState.REFUNDED})) from None
+            raise CallExistsError(_record_of(old)) from None
+
+    def _debit(self, record: CallRecord, entry_id: str) -> int:
+        """Take the price with a journal of the charge; returns this call's post-charge balance."""
+        journal = _journal_name(record)
+        try:
+            response = self._ddb.update_item(
+                TableName=self._accounts,
+                Key={"account_id": {"S": record.account_id}},
+                UpdateExpression="SET balance = balance - :amt, seq = if_not_exists(seq, :zero) + :one, #j = :j "
+                "ADD pending :one",
+                ConditionExpression="balance >= :amt AND attribute_not_exists(#j)",
+                ExpressionAttributeNames={"#j": journal},
+                ExpressionAttributeValues={
+                    ":amt": {"N": str(record.amount)},
+                    ":zero": {"N": "0"},
+                    ":one": {"N": "1"},
+                    ":j": {"M": _journal(record, entry_id)},
+                },
+                ReturnValues="UPDATED_NEW",
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except self._ddb.exceptions.ConditionalCheckFailedException as exc:
+            old = exc.response.get("Item", {})
+            self._release(record)
+            raise InsufficientCreditsError(int(old.get("balance", {}).get("N", "0")), record.amount) from None
+        except Exception:
+            self._release(record)
+            raise
+        return int(response["Attributes"]["balance"]["N"])
+
+    def _record_charge(self, record: CallRecord, now: float) -> None:
+        """The charge entry, the reserved record and the journal's removal, in one transaction."""
+        if record.fingerprint:
+            names = {"#s": "state"}
+            write: dict[str, Any] = {
+                "Update": {
+                    "TableName": self._calls,
+                    "Key": {"call_id": {"S": record.call_id}},
+                    "UpdateExpression": "SET entry_id = :e, balance_after = :b",
+                    "ConditionExpression": _STILL_RESERVED + " AND attribute_not_exists(entry_id)",
+                    "ExpressionAttributeNames": names,
+                    "ExpressionAttributeValues": {
+                        ":e": {"S": record.entry_id},
+                        ":b": {"N": str(record.balance_after)},
+                        **_still_reserved_values(record),
+                    },
+                }
+            }
+        else:
+            write = {
+                "Put": {
+                    "TableName": self._calls,
+                    "Item": self._record_item(record, now),
+                    "ConditionExpression": "attribute_not_exists(call_id)",
+                }
+            }
+        self._transact(
+            [
+                self._entry(
+                    record.account_id,
+                    record.entry_id,
+                    EntryKind.CHARGE,
+                    -record.amount,
+                    tool=record.tool,
+                    request_id=record.request_id,
+                    call_id=record.call_id,
+                    balance_after=record.balance_after,
+                ),
+                self._journal_removal(record.account_id, _journal_name(record)),
+                write,
+            ]
+        )
+
+    def _release(self, record: CallRecord) -> None:
+        """Drop an idempotent claim whose charge did not happen, so the key is free again."""
+        if not record.fingerprint:
+            return
+        try:
+            self._ddb.delete_item(
+                TableName=self._calls,
+                Key={"call_id": {"S": record.call_id}},
+                ConditionExpression="attempt = :a AND attribute_not_exists(entry_id)",
+                ExpressionAttributeValues={":a": {"N": str(record.attempt)}},
+            )
+        except Exception:  # the record then ends through its deadline (sweep or retry)
+            return
+
+    def _reverse(self, account_id: str, journal_name: str, journal: dict[str, Any]) -> bool:
+        """Give back a stranded charge: both entries, the balance and the journal's removal, at once."""
+        amount = int(journal["amount"]["N"])
+        entry_id = journal["entry_id"]["S"]
+        fields = {"tool": journal["tool"]["S"], "request_id": journal["request_id"]["S"]}
+        fields["call_id"] = journal["call_id"]["S"]
+        removal = self._journal_removal(account_id, journal_name)
+        update = removal["Update"]
+        update["UpdateExpression"] = "SET balance = balance + :amt, seq = seq + :one REMOVE #j ADD pending :minus"
+        update["ExpressionAttributeValues"].update({":amt": {"N": str(amount)}, ":one": {"N": "1"}})
+        try:
+            self._transact(
+                [
+                    removal,
+                    self._entry(account_id, entry_id, EntryKind.CHARGE, -amount, **fields),
+                    self._entry(
+                        account_id, refund_entry_id(entry_id), EntryKind.REFUND, amount, reason=REVERSE_REASON, **fields
+                    ),
+                ]
+            )
+        except self._ddb.exceptions.TransactionCanceledException as exc:
+            if "ConditionalCheckFailed" in _reasons(exc):
+                return False  # recorded meanwhile, or reversed by a concurrent sweep
+            raise
+        return True
+
+    # -- items
 
     def _transact(self, items: list[dict[str, Any]]) -> None:
         """TransactWriteItems, retried (with jitter) while DynamoDB reports a conflicting transaction."""
@@ -159,41 +371,38 @@ class DynamoLedger:
                 self._ddb.transact_write_items(TransactItems=items)
                 return
             except self._ddb.exceptions.TransactionCanceledException as exc:
-                reasons = {r.get("Code") for r in exc.response.get("CancellationReasons", [])}
-                if "TransactionConflict" not in reasons or attempt == _CONFLICT_ATTEMPTS - 1:
+                if "TransactionConflict" not in _reasons(exc) or attempt == _CONFLICT_ATTEMPTS - 1:
                     raise
             except self._ddb.exceptions.TransactionConflictException:
                 if attempt == _CONFLICT_ATTEMPTS - 1:
                     raise
             time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
 
-    def _balance_change(self, account_id: str, delta: int, *, must_exist: bool = False) -> dict[str, Any]:
-        update: dict[str, Any] = {
-            "TableName": self._accounts,
-            "Key": {"account_id": {"S": account_id}},
-            "UpdateExpression": "SET balance = balance + :d",
-            "ExpressionAttributeValues": {":d": {"N": str(delta)}},
-            "ConditionExpression": "attribute_exists(account_id)",
+    def _balance_change(self, account_id: str, delta: int) -> dict[str, Any]:
+        """An update of an existing account's balance by `delta`, counted in `seq` (one per ledger entry)."""
+        return {
+            "Update": {
+                "TableName": self._accounts,
+                "Key": {"account_id": {"S": account_id}},
+                "UpdateExpression": "SET balance = balance + :d, seq = if_not_exists(seq, :zero) + :one",
+                "ConditionExpression": "attribute_exists(account_id)",
+                "ExpressionAttributeValues": {":d": {"N": str(delta)}, ":zero": {"N": "0"}, ":one": {"N": "1"}},
+            }
         }
-        if delta < 0:
-            # Never below zero, checked by DynamoDB itself: this is what makes concurrent charges safe.
-            update["ConditionExpression"] = "balance >= :need"
-            update["ExpressionAttributeValues"][":need"] = {"N": str(-delta)}
-        elif not must_exist:
-            update.pop("ConditionExpression")
-        return {"Update": update}
 
-    def _entry_put(
-        self,
-        entry_id: str,
-        account_id: str,
-        kind: EntryKind,
-        amount: int,
-        *,
-        tool: str = "",
-        request_id: str = "",
-        reason: str = "",
-    ) -> dict[str, Any]:
+    def _journal_removal(self, account_id: str, journal_name: str) -> dict[str, Any]:
+        return {
+            "Update": {
+                "TableName": self._accounts,
+                "Key": {"account_id": {"S": account_id}},
+                "UpdateExpression": "REMOVE #j ADD pending :minus",
+                "ConditionExpression": "attribute_exists(#j)",
+                "ExpressionAttributeNames": {"#j": journal_name},
+                "ExpressionAttributeValues": {":minus": {"N": "-1"}},
+            }
+        }
+
+    def _entry(self, account_id: str, entry_id: str, kind: EntryKind, amount: int, **fields: Any) -> dict[str, Any]:
         item = {
             "account_id": {"S": account_id},
             "entry_id": {"S": entry_id},
@@ -201,38 +410,120 @@ class DynamoLedger:
             "amount": {"N": str(amount)},
             "created_at": {"S": now_iso()},
         }
-        for name, value in (("tool", tool), ("request_id", request_id), ("reason", reason)):
-            if value:
+        for name, value in fields.items():
+            if isinstance(value, int):
+                item[name] = {"N": str(value)}
+            elif value:
                 item[name] = {"S": value}
         return {
             "Put": {"TableName": self._ledger, "Item": item, "ConditionExpression": "attribute_not_exists(entry_id)"}
         }
 
-    def _idempotency_put(self, idempotency: IdempotencyKey, charge: Charge) -> dict[str, Any]:
-        now = int(time.time())
-        return {
-            "Put": {
-                "TableName": self._idem,
-                "Item": {
-                    "idem_key": {"S": idempotency.key},
-                    "fingerprint": {"S": idempotency.fingerprint},
-                    "status": {"S": "in_progress"},
-                    "charge_entry": {"S": charge.entry_id},
-                    "expires_at": {"N": str(now + IDEMPOTENCY_TTL_SECONDS)},
-                },
-                # TTL deletion is lazy: an expired record counts as absent.
-                "ConditionExpression": "attribute_not_exists(idem_key) OR expires_at < :now",
-                "ExpressionAttributeValues": {":now": {"N": str(now)}},
-            }
+    def _record_item(self, record: CallRecord, now: float) -> dict[str, Any]:
+        item: dict[str, Any] = {
+            "call_id": {"S": record.call_id},
+            "account_id": {"S": record.account_id},
+            "tool": {"S": record.tool},
+            "amount": {"N": str(record.amount)},
+            "request_id": {"S": record.request_id},
+            "state": {"S": str(record.state)},
+            "in_progress_until": {"N": _num(record.in_progress_until)},
+            "attempt": {"N": str(record.attempt)},
+            "origin": {"S": record.origin},
+            "open_shard": {"S": f"open#{zlib.crc32(record.call_id.encode()) % _OPEN_SHARDS}"},
+            "expires_at": {"N": str(int(now) + IDEMPOTENCY_TTL_SECONDS)},
         }
+        if record.fingerprint:
+            item["fingerprint"] = {"S": record.fingerprint}
+        if record.entry_id:
+            item["entry_id"] = {"S": record.entry_id}
+            item["balance_after"] = {"N": str(record.balance_after)}
+        return item
 
-    def _raise_replay(self, idempotency: IdempotencyKey) -> None:
-        item = self._ddb.get_item(
-            TableName=self._idem, Key={"idem_key": {"S": idempotency.key}}, ConsistentRead=True
-        ).get("Item", {})
-        if item.get("fingerprint", {}).get("S") != idempotency.fingerprint:
-            raise IdempotencyConflictError("this Idempotency-Key was used for a different call") from None
-        if item.get("status", {}).get("S") != "completed":
-            raise IdempotencyConflictError("a call with this Idempotency-Key is still running; retry shortly") from None
-        stored = item.get("result", {}).get("S")
-        raise IdempotentReplayError(orjson.loads(stored) if stored else None) from None
+
+_STILL_RESERVED = "attempt = :attempt AND #s = :reserved"
+
+
+def _still_reserved_values(record: CallRecord) -> dict[str, Any]:
+    return {":attempt": {"N": str(record.attempt)}, ":reserved": {"S": str(CallState.RESERVED)}}
+
+
+def _reasons(exc: Any) -> list[str]:
+    return [r.get("Code", "") for r in exc.response.get("CancellationReasons", [])]
+
+
+def _num(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def _journal_name(record: CallRecord) -> str:
+    return f"j_{record.call_id}_{record.attempt}"
+
+
+def _journal(record: CallRecord, entry_id: str) -> dict[str, Any]:
+    return {
+        "call_id": {"S": record.call_id},
+        "attempt": {"N": str(record.attempt)},
+        "entry_id": {"S": entry_id},
+        "amount": {"N": str(record.amount)},
+        "tool": {"S": record.tool},
+        "request_id": {"S": record.request_id},
+        "origin": {"S": record.origin},
+        "until": {"N": _num(record.in_progress_until)},
+    }
+
+
+def _journal_record(account_id: str, journal: dict[str, Any]) -> CallRecord:
+    return CallRecord(
+        call_id=journal["call_id"]["S"],
+        account_id=account_id,
+        tool=journal["tool"]["S"],
+        amount=int(journal["amount"]["N"]),
+        request_id=journal["request_id"]["S"],
+        state=CallState.REFUNDED,
+        in_progress_until=float(journal["until"]["N"]),
+        attempt=int(journal["attempt"]["N"]),
+        entry_id=journal["entry_id"]["S"],
+        origin=journal["origin"]["S"],
+        reason=REVERSE_REASON,
+    )
+
+
+def _record_of(item: dict[str, Any]) -> CallRecord:
+    def s(name: str) -> str:
+        return str(item.get(name, {}).get("S", ""))
+
+    stored = item.get("result", {}).get("S")
+    balance_after = item.get("balance_after", {}).get("N")
+    return CallRecord(
+        call_id=s("call_id"),
+        account_id=s("account_id"),
+        tool=s("tool"),
+        amount=int(item["amount"]["N"]),
+        request_id=s("request_id"),
+        state=CallState(s("state")),
+        in_progress_until=float(item["in_progress_until"]["N"]),
+        attempt=int(item["attempt"]["N"]),
+        entry_id=s("entry_id"),
+        balance_after=int(balance_after) if balance_after is not None else None,
+        fingerprint=s("fingerprint"),
+        origin=s("origin") or "call",
+        result=orjson.loads(stored) if stored else None,
+        reason=s("reason"),
+    )
+
+
+def _entry_of(item: dict[str, Any]) -> LedgerEntry:
+    balance_after = item.get("balance_after", {}).get("N")
+    return LedgerEntry(
+        account_id=item["account_id"]["S"],
+        entry_id=item["entry_id"]["S"],
+        kind=EntryKind(item["kind"]["S"]),
+        amount=int(item["amount"]["N"]),
+        created_at=item["created_at"]["S"],
+        tool=item.get("tool", {}).get("S", ""),
+        request_id=item.get("request_id", {}).get("S", ""),
+        reason=item.get("reason", {}).get("S", ""),
+        call_id=item.get("call_id", {}).get("S", ""),
+        balance_after=int(balance_after) if balance_after is not None else None,
+    )

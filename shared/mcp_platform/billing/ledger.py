@@ -1,10 +1,10 @@
-"""The ledger port: reserve before a call, refund a failed one, grant credits.
+"""The ledger port: balances, grants and the immutable entries that always sum to them.
 
-Every change of a balance writes a ledger entry in the same atomic step, so
-the balance always equals the sum of the account's entries. A reservation is
-a charge entry written before the service runs; a failed or waived call is
-refunded with a second entry (never by deleting the first), and a refund is
-keyed by its charge so retrying a refund cannot pay out twice.
+Every change of a balance writes a ledger entry, so the balance equals the sum
+of the account's entries (plus, for the milliseconds between a charge and its
+entry, the charge's journal on the account item: see `billing/lifecycle.py`).
+A failed or waived call is refunded with a second entry (never by deleting the
+first), keyed by its charge so a refund can never pay out twice.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+"""How long a call record (and so an Idempotency-Key) is kept."""
 
 
 class EntryKind(StrEnum):
@@ -36,13 +37,19 @@ class LedgerEntry:
     tool: str = ""
     request_id: str = ""
     reason: str = ""
+    call_id: str = ""
+    """The call record a charge or refund belongs to (`billing/lifecycle.py`)."""
+    balance_after: int | None = None
+    """Charges only: the balance right after this charge, as its result reported it."""
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"entry_id": self.entry_id, "kind": str(self.kind), "amount": self.amount}
         out["created_at"] = self.created_at
-        for name in ("tool", "request_id", "reason"):
+        for name in ("tool", "request_id", "reason", "call_id"):
             if value := getattr(self, name):
                 out[name] = value
+        if self.balance_after is not None:
+            out["balance_after"] = self.balance_after
         return out
 
 
@@ -51,27 +58,16 @@ class IdempotencyKey:
     """A client's `Idempotency-Key`, scoped to the account and bound to the exact call it was used for."""
 
     key: str
-    """Storage key: a hash of account, header value and JSON-RPC id."""
+    """Storage key (the call id): a hash of account and scope."""
     fingerprint: str
     """Hash of tool and arguments: the same key for a different call is an error, not a replay."""
 
     @classmethod
-    def for_call(cls, account_id: str, header: str, rpc_id: Any, tool: str, arguments_json: bytes) -> IdempotencyKey:
-        key = hashlib.sha256(f"{account_id}\x00{header}\x00{rpc_id!r}".encode()).hexdigest()
+    def for_call(cls, account_id: str, scope: str, tool: str, arguments_json: bytes) -> IdempotencyKey:
+        """`scope` is the header value for a single request; batch members add their JSON-RPC id to it."""
+        key = hashlib.sha256(f"{account_id}\x00{scope}".encode()).hexdigest()
         fingerprint = hashlib.sha256(tool.encode() + b"\x00" + arguments_json).hexdigest()
         return cls(key=key, fingerprint=fingerprint)
-
-
-@dataclass(frozen=True)
-class Charge:
-    """A reservation: credits already taken for one call, until settled or refunded."""
-
-    account_id: str
-    entry_id: str
-    amount: int
-    tool: str
-    request_id: str
-    idempotency: IdempotencyKey | None = None
 
 
 class InsufficientCreditsError(Exception):
@@ -81,39 +77,21 @@ class InsufficientCreditsError(Exception):
         self.price = price
 
 
-class IdempotentReplayError(Exception):
-    """The call was already made with this Idempotency-Key: here is its result, not charged again."""
+class UnknownAccountError(LookupError):
+    """Credits can only be granted to an account that exists."""
 
-    def __init__(self, result: dict[str, Any] | None) -> None:
-        super().__init__("replayed")
-        self.result = result
-
-
-class IdempotencyConflictError(Exception):
-    """The key is in use by a call still running, or was used for a different call."""
+    def __init__(self, account_id: str) -> None:
+        super().__init__(f"no account {account_id!r}")
+        self.account_id = account_id
 
 
 class Ledger(Protocol):
-    def reserve(
-        self, account_id: str, amount: int, *, tool: str, request_id: str, idempotency: IdempotencyKey | None = None
-    ) -> Charge:
-        """Take `amount` atomically, never below zero.
-
-        Raises `InsufficientCreditsError`, or for a repeated Idempotency-Key
-        `IdempotentReplayError` (with the stored result) / `IdempotencyConflictError`.
-        """
-        ...
-
-    def settle(self, charge: Charge, result: dict[str, Any]) -> None:
-        """Record the result of a successful idempotent call so a retry replays it (no-op otherwise)."""
-        ...
-
-    def refund(self, charge: Charge, reason: str) -> None:
-        """Give a reservation back. Safe to call twice: the second call changes nothing."""
-        ...
-
     def grant(self, account_id: str, amount: int, reason: str) -> int:
-        """Add credits (positive) or take them back (negative, never below zero); returns the new balance."""
+        """Add credits (positive) or take them back (negative, never below zero); returns the new balance.
+
+        Raises `UnknownAccountError` for an account that does not exist, and
+        `InsufficientCreditsError` when a negative grant would go below zero.
+        """
         ...
 
     def balance(self, account_id: str) -> int: ...
@@ -132,5 +110,6 @@ def new_entry_id() -> str:
     return f"{now_iso()}#{uuid.uuid4().hex[:12]}"
 
 
-def refund_entry_id(charge: Charge) -> str:
-    return f"{charge.entry_id}#refund"
+def refund_entry_id(charge_entry_id: str) -> str:
+    """A refund's entry id is its charge's: writing it twice is impossible (conditional put)."""
+    return f"{charge_entry_id}#refund"

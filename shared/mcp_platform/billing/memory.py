@@ -1,76 +1,51 @@
-"""Ledger in memory with the DynamoDB ledger's semantics: fast tests and the router benchmark."""
+"""`CallLedger` in memory with the DynamoDB adapter's semantics: fast tests and the router benchmark.
+
+One lock makes every operation atomic, so there is no window between a charge
+and its record here (`reverse_stranded` has nothing to find); everything else
+behaves as `billing/dynamodb.py` does, which the shared contract suite checks.
+"""
 
 from __future__ import annotations
 
 import threading
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from mcp_platform.billing.ledger import (
-    Charge,
+    IDEMPOTENCY_TTL_SECONDS,
     EntryKind,
-    IdempotencyConflictError,
-    IdempotencyKey,
-    IdempotentReplayError,
     InsufficientCreditsError,
     LedgerEntry,
+    UnknownAccountError,
     new_entry_id,
     now_iso,
     refund_entry_id,
 )
+from mcp_platform.billing.lifecycle import CallExistsError, CallRecord, CallStart, CallState, new_call_id
+
+if TYPE_CHECKING:
+    from mcp_platform.auth.store import AccountStore
 
 
 class MemoryLedger:
-    def __init__(self) -> None:
+    def __init__(self, accounts: AccountStore) -> None:
+        """`accounts` says which accounts exist: credits go only to those, as in DynamoDB."""
+        self._accounts = accounts
         self._balances: dict[str, int] = {}
         self._entries: dict[str, dict[str, LedgerEntry]] = {}
-        self._idem: dict[str, dict[str, Any]] = {}
-        self._lock = threading.Lock()
+        self._calls: dict[str, tuple[CallRecord, float]] = {}
+        """call id → (record, expires_at)."""
+        self._lock = threading.RLock()
 
-    def reserve(
-        self, account_id: str, amount: int, *, tool: str, request_id: str, idempotency: IdempotencyKey | None = None
-    ) -> Charge:
-        with self._lock:
-            if idempotency and (record := self._idem.get(idempotency.key)):
-                if record["fingerprint"] != idempotency.fingerprint:
-                    raise IdempotencyConflictError("this Idempotency-Key was used for a different call")
-                if record["status"] != "completed":
-                    raise IdempotencyConflictError("a call with this Idempotency-Key is still running; retry shortly")
-                raise IdempotentReplayError(record["result"])
-            balance = self._balances.get(account_id, 0)
-            if balance < amount:
-                raise InsufficientCreditsError(balance, amount)
-            charge = Charge(account_id, new_entry_id(), amount, tool, request_id, idempotency)
-            self._apply(account_id, charge.entry_id, EntryKind.CHARGE, -amount, tool=tool, request_id=request_id)
-            if idempotency:
-                self._idem[idempotency.key] = {"fingerprint": idempotency.fingerprint, "status": "in_progress"}
-            return charge
-
-    def settle(self, charge: Charge, result: dict[str, Any]) -> None:
-        if charge.idempotency:
-            with self._lock:
-                self._idem[charge.idempotency.key].update(status="completed", result=result)
-
-    def refund(self, charge: Charge, reason: str) -> None:
-        with self._lock:
-            entry_id = refund_entry_id(charge)
-            if entry_id in self._entries.get(charge.account_id, {}):
-                return
-            self._apply(
-                charge.account_id,
-                entry_id,
-                EntryKind.REFUND,
-                charge.amount,
-                tool=charge.tool,
-                request_id=charge.request_id,
-                reason=reason,
-            )
-            if charge.idempotency:
-                self._idem.pop(charge.idempotency.key, None)
+    # -- Ledger
 
     def grant(self, account_id: str, amount: int, reason: str) -> int:
         with self._lock:
-            if self._balances.get(account_id, 0) + amount < 0:
-                raise InsufficientCreditsError(self._balances.get(account_id, 0), -amount)
+            if self._accounts.get_account(account_id) is None:
+                raise UnknownAccountError(account_id)
+            balance = self._balances.get(account_id, 0)
+            if balance + amount < 0:
+                raise InsufficientCreditsError(balance, -amount)
             self._apply(account_id, new_entry_id(), EntryKind.GRANT, amount, reason=reason)
             return self._balances[account_id]
 
@@ -78,10 +53,108 @@ class MemoryLedger:
         return self._balances.get(account_id, 0)
 
     def entries(self, account_id: str, limit: int = 20) -> list[LedgerEntry]:
-        entries = self._entries.get(account_id, {})
-        return [entries[k] for k in sorted(entries, reverse=True)[:limit]]
+        with self._lock:
+            entries = self._entries.get(account_id, {})
+            return [entries[k] for k in sorted(entries, reverse=True)[:limit]]
 
-    def _apply(self, account_id: str, entry_id: str, kind: EntryKind, amount: int, **fields: str) -> None:
+    # -- CallLedger
+
+    def open_call(self, start: CallStart, *, now: float, replaces: int | None = None) -> CallRecord:
+        with self._lock:
+            call_id, attempt = new_call_id(), (replaces or 0) + 1
+            if start.idempotency:
+                call_id = start.idempotency.key
+                if existing := self._calls.get(call_id):
+                    record, expires_at = existing
+                    taken_over = replaces == record.attempt and record.state is CallState.REFUNDED
+                    if expires_at >= now and not taken_over:
+                        raise CallExistsError(record)
+            balance = self._balances.get(start.account_id, 0)
+            if self._accounts.get_account(start.account_id) is None or balance < start.amount:
+                raise InsufficientCreditsError(balance, start.amount)
+            entry_id = new_entry_id()
+            self._apply(
+                start.account_id,
+                entry_id,
+                EntryKind.CHARGE,
+                -start.amount,
+                tool=start.tool,
+                request_id=start.request_id,
+                call_id=call_id,
+                balance_after=balance - start.amount,
+            )
+            record = CallRecord(
+                call_id=call_id,
+                account_id=start.account_id,
+                tool=start.tool,
+                amount=start.amount,
+                request_id=start.request_id,
+                state=CallState.RESERVED,
+                in_progress_until=start.deadline,
+                attempt=attempt,
+                entry_id=entry_id,
+                balance_after=balance - start.amount,
+                fingerprint=start.idempotency.fingerprint if start.idempotency else "",
+                origin=start.origin,
+            )
+            self._calls[call_id] = (record, now + IDEMPOTENCY_TTL_SECONDS)
+            return record
+
+    def settle_call(self, record: CallRecord, result: dict[str, Any] | None) -> bool:
+        with self._lock:
+            current = self._current(record)
+            if current is None:
+                return False
+            self._calls[record.call_id] = (replace(current, state=CallState.SETTLED, result=result), self._ttl(record))
+            return True
+
+    def refund_call(self, record: CallRecord, reason: str) -> bool:
+        with self._lock:
+            current = self._current(record)
+            if current is None:
+                return False
+            if current.charged:
+                self._apply(
+                    current.account_id,
+                    refund_entry_id(current.entry_id),
+                    EntryKind.REFUND,
+                    current.amount,
+                    tool=current.tool,
+                    request_id=current.request_id,
+                    call_id=current.call_id,
+                    reason=reason,
+                )
+            self._calls[record.call_id] = (replace(current, state=CallState.REFUNDED, reason=reason), self._ttl(record))
+            return True
+
+    def get_call(self, call_id: str) -> CallRecord | None:
+        with self._lock:
+            found = self._calls.get(call_id)
+            return found[0] if found else None
+
+    def overdue_calls(self, now: float, limit: int = 500) -> list[CallRecord]:
+        with self._lock:
+            overdue = [
+                r for r, _ in self._calls.values() if r.state is CallState.RESERVED and r.in_progress_until < now
+            ]
+            return sorted(overdue, key=lambda r: r.in_progress_until)[:limit]
+
+    def reverse_stranded(self, now: float) -> list[CallRecord]:
+        return []  # a charge and its record are written under one lock: nothing can be stranded
+
+    # -- internals
+
+    def _current(self, record: CallRecord) -> CallRecord | None:
+        """The stored record if it is the same attempt and still reserved."""
+        found = self._calls.get(record.call_id)
+        if found is None or found[0].attempt != record.attempt or found[0].state is not CallState.RESERVED:
+            return None
+        return found[0]
+
+    def _ttl(self, record: CallRecord) -> float:
+        return self._calls[record.call_id][1]
+
+    def _apply(self, account_id: str, entry_id: str, kind: EntryKind, amount: int, **fields: Any) -> None:
         self._balances[account_id] = self._balances.get(account_id, 0) + amount
         self._entries.setdefault(account_id, {})[entry_id] = LedgerEntry(
             account_id=account_id, entry_id=entry_id, kind=kind, amount=amount, created_at=now_iso(), **fields

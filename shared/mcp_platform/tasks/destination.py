@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from mcp_platform.tasks.failure import fail_task
 
 if TYPE_CHECKING:
-    from mcp_platform.billing.ledger import Ledger
+    from mcp_platform.billing.lifecycle import Calls
     from mcp_platform.tasks.store import TaskStore
 
 _WHY = {
@@ -31,10 +31,10 @@ def why_failed(event: dict[str, Any]) -> str:
     return why
 
 
-def on_failed_event(event: dict[str, Any], store: TaskStore, ledger: Ledger) -> dict[str, Any]:
+def on_failed_event(event: dict[str, Any], store: TaskStore, calls: Calls) -> dict[str, Any]:
     payload = event.get("requestPayload") or {}
     task_id = payload.get("task_id") if isinstance(payload, dict) else None
     if not isinstance(task_id, str):
         return {"task_id": None, "failed": False}
-    failed = fail_task(store, ledger, task_id, why_failed(event))
+    failed = fail_task(store, calls, task_id, why_failed(event))
     return {"task_id": task_id, "failed": failed is not None}
