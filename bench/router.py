@@ -63,7 +63,7 @@ class ServiceAppInvoker:
 
         self._apps = {s: importlib.import_module(w.module).app for s, w in template.service_functions().items()}
 
-    def invoke(self, service: str, request: Any) -> Any:
+    def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> Any:
         return self._apps[service].handle(request.model_dump(mode="json"))
 
 
@@ -266,7 +266,7 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
     hello = load_registry().get("hello_ping")
 
     class Invoker:
-        def invoke(self, service: str, request: Any) -> ServiceReply:
+        def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> ServiceReply:
             return ServiceReply(structured_content={"ok": True, "tool": request.tool})
 
     counts: dict[str, int] = {}

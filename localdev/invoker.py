@@ -48,14 +48,16 @@ class InProcessInvoker:
     def services(self) -> list[str]:
         return sorted(self._handlers)
 
-    def invoke(self, service: str, request: ServiceRequest) -> ServiceReply:
+    def invoke(self, service: str, request: ServiceRequest, *, timeout_s: float | None = None) -> ServiceReply:
         handler = self._handlers.get(service)
         if handler is None:
             return failed(service, "no such service function")
         payload: dict[str, Any] = request.model_dump(mode="json")
         try:
             # ServiceApp replies are JSON-safe (model_dump(mode="json")), as Lambda requires.
-            return parse_reply(service, handler(payload, LambdaContext(f"local-svc-{service}", self._timeout)))
+            return parse_reply(
+                service, handler(payload, LambdaContext(f"local-svc-{service}", timeout_s or self._timeout))
+            )
         except Exception:  # what Lambda reports as FunctionError
             return failed(service, "the service failed", ErrorCode.INTERNAL)
 

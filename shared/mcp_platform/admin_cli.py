@@ -3,7 +3,9 @@
 Where the tables are:
   --stack NAME        a deployed stack (reads its outputs; AWS credentials from the usual places)
   --local             the running `make dev` store (moto on 127.0.0.1, tables named as in template.yaml)
-  otherwise           ACCOUNTS_TABLE, API_KEYS_TABLE, LEDGER_TABLE from the environment
+  otherwise           ACCOUNTS_TABLE, API_KEYS_TABLE, LEDGER_TABLE, CALLS_TABLE from the environment
+
+`reconcile` runs the scheduled sweep by hand and prints what it fixed.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.auth.store import AccountExistsError
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.ledger import InsufficientCreditsError, UnknownAccountError
+from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.registry import load_registry
 
 LOCAL_AWS_PORT = int(os.environ.get("LOCAL_AWS_PORT", "4566"))
@@ -29,7 +32,7 @@ LOCAL_TABLES = {
     "accounts": "AccountsTable",
     "keys": "ApiKeysTable",
     "ledger": "LedgerTable",
-    "idem": "CallsTable",
+    "calls": "CallsTable",
 }
 
 
@@ -59,7 +62,7 @@ def _admin(args: argparse.Namespace) -> AccountAdmin:
             "accounts": by_key["AccountsTableName"],
             "keys": by_key["ApiKeysTableName"],
             "ledger": by_key["LedgerTableName"],
-            "idem": "",
+            "calls": by_key["CallsTableName"],
         }
     else:
         ddb = boto3.client("dynamodb")
@@ -68,16 +71,22 @@ def _admin(args: argparse.Namespace) -> AccountAdmin:
             "accounts": env["ACCOUNTS_TABLE"],
             "keys": env["API_KEYS_TABLE"],
             "ledger": env["LEDGER_TABLE"],
-            "idem": "",
+            "calls": env["CALLS_TABLE"],
         }
     return AccountAdmin(
         DynamoAccountStore(ddb, tables["accounts"], tables["keys"]),
-        DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["idem"]),
+        DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["calls"]),
     )
 
 
 def _run(args: argparse.Namespace) -> Any:
     admin = _admin(args)
+    if args.command == "reconcile":
+        ledger: Any = admin.ledger
+        report = Calls(ledger).sweep().to_wire()
+        if args.audit:
+            report["audit"] = ledger.audit(args.audit).to_wire()
+        return report
     if args.command == "create-account":
         account = admin.create_account(args.name, _services(args.services), args.credits, args.account_id)
         return admin.show(account.account_id)
@@ -120,6 +129,8 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("account_id")
     g.add_argument("amount", type=int)
     g.add_argument("--reason", default="manual grant")
+    rc = sub.add_parser("reconcile", help="end billed calls left reserved past their deadline; print what was fixed")
+    rc.add_argument("--audit", metavar="ACCOUNT", help="also check ACCOUNT's balance against its whole ledger")
     s = sub.add_parser("show", help="balance, keys and latest ledger entries")
     s.add_argument("account_id")
     s.add_argument("--entries", type=int, default=20)

@@ -2,7 +2,8 @@
 
 `docs://<service>/payload` follows the layout of seeds 002/003 (request
 contract with type slots, input schema, output schema, error object);
-`docs://catalog`, `/llms.txt` and `/.well-known/mcp` summarise every service.
+`docs://catalog`, `/llms.txt` and `/.well-known/mcp` summarise every service;
+`docs://errors` lists the error registry.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from mcp_platform.errors import ERRORS
 from mcp_platform.mcp import LEGACY_VERSIONS, MODERN_VERSIONS
 
 if TYPE_CHECKING:
@@ -117,6 +119,26 @@ def catalog(registry: Registry, services: Iterable[str] | None = None) -> str:
             continue
         summary = spec.description.split(". ")[0].rstrip(".")
         lines.append(f"| {spec.service} | `{spec.name}` | {spec.price_label} | {summary} |")
+    return "\n".join(lines) + "\n"
+
+
+def errors() -> str:
+    """The markdown of `docs://errors`: every error code, whether a retry can help, what it means."""
+    lines = [
+        "# Error codes",
+        "",
+        "A failed tool call is a result with `isError: true` and `structuredContent` = "
+        "`{error: <message>, is_error: true, code, ...}`; nothing is charged. `retryable: yes` means the same "
+        "call sent again later can succeed; `no` means something about the call (or the account) must change.",
+        "",
+        "Idempotency: send `Idempotency-Key: <unique>` with `tools/call`; the same key, tool and arguments "
+        "replay the first result uncharged (with the new request's id). In a batch, members sharing the "
+        "header are told apart by their JSON-RPC id.",
+        "",
+        "| code | retryable | meaning |",
+        "|---|---|---|",
+    ]
+    lines += [f"| `{e.code}` | {'yes' if e.retryable else 'no'} | {e.meaning} |" for e in ERRORS.values()]
     return "\n".join(lines) + "\n"
 
 

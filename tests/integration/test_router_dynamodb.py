@@ -16,9 +16,11 @@ from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import error_object
+from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.wiring import dependencies_from_env
+from tests.support.clock import Clock
 from tests.support.dynamo import TABLE_ENV, count_requests
 from tests.support.router import JSON_HEADERS, ScriptedInvoker, fake_registry, fake_spec, message
 
@@ -158,9 +160,11 @@ def test_concurrent_billed_calls_through_the_gateway_never_overspend(billed: tup
 
 def test_the_rate_limit_is_shared_through_the_table() -> None:
     live = _live(RATE_LIMIT_PER_MINUTE="2")
-    other_instance = Gateway(
-        dependencies_from_env(invoker=InProcessInvoker(), env={**TABLE_ENV, "RATE_LIMIT_PER_MINUTE": "2"})
-    )
+    # Both instances count on one clock 30 s into a window: a real minute boundary cannot split the test.
+    limiter = DynamoRateLimiter(live.ddb, TABLE_ENV["RATE_LIMIT_TABLE"], Clock(1_800_000_030.0))
+    live.gateway = Gateway(dataclasses.replace(live.gateway._deps, limiter=limiter))
+    deps = dependencies_from_env(invoker=InProcessInvoker(), env={**TABLE_ENV, "RATE_LIMIT_PER_MINUTE": "2"})
+    other_instance = Gateway(dataclasses.replace(deps, limiter=limiter))
     ping = orjson.dumps(message("ping"))
     headers = {**JSON_HEADERS, "authorization": f"Bearer {live.key}"}
     statuses = [

@@ -19,6 +19,7 @@ import pytest
 
 from localdev import template
 from mcp_platform.dispatch import ServiceReply
+from mcp_router.calls import MIN_INVOKE_SECONDS, SETTLE_MARGIN_SECONDS
 
 if TYPE_CHECKING:
     from mcp_platform.registry import Registry
@@ -76,9 +77,24 @@ def test_handler_runs_as_wired(wiring: template.FunctionWiring) -> None:
         # An API Gateway HTTP API event with a bad key: the answer Mangum builds from the gateway.
         assert result["statusCode"] == 401
         assert json.loads(result["body"])["error"]["code"] == -32000
+    elif wiring.service == "reconcile":
+        # A scheduled event on empty tables: a sweep that finds nothing to fix.
+        assert result == {"reversed": [], "refunded": [], "settled": [], "left": [], "credits_returned": 0}
     elif wiring.service == "tasks":
         # An on-failure destination event for a task the (empty) store does not know: nothing to fail.
         assert result == {"task_id": "task_unknownToTheStore", "failed": False}
     else:
         reply = ServiceReply.model_validate(result)
         assert not reply.is_error, reply.structured_content
+
+
+def test_the_reconciliation_sweep_runs_on_a_schedule_and_the_service_timeout_fits_the_router() -> None:
+    doc = template.load_template()
+    sweep = doc["Resources"]["ReconcileFunction"]["Properties"]
+    [event] = sweep["Events"].values()
+    assert event["Type"] == "ScheduleV2"
+    assert event["Properties"]["ScheduleExpression"] == {"Ref": "ReconcileSchedule"}
+    router_timeout = doc["Resources"]["RouterFunction"]["Properties"]["Timeout"]
+    longest_service = doc["Parameters"]["ServiceTimeoutSeconds"]["MaxValue"]
+    # The router's invoke read timeout is the service's + 1 s, and it keeps SETTLE_MARGIN_SECONDS to settle.
+    assert longest_service + 1 + SETTLE_MARGIN_SECONDS + MIN_INVOKE_SECONDS <= router_timeout

@@ -8,6 +8,7 @@ account and key; `Platform.post()` sends one `POST /mcp` and returns the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -16,8 +17,6 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 from mcp_platform.admin import AccountAdmin
-from mcp_platform.auth.memory import MemoryAccountStore
-from mcp_platform.billing.memory import MemoryLedger
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter
@@ -27,8 +26,11 @@ from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies, Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.settings import RouterSettings
+from tests.support import ledgers
 
 if TYPE_CHECKING:
+    from mcp_platform.auth.store import AccountStore
+    from mcp_platform.billing.lifecycle import CallLedger
     from mcp_platform.tasks.store import TaskStore
     from mcp_router.invoker import Invoker
     from tests.support.clock import Clock
@@ -84,12 +86,14 @@ class ScriptedInvoker:
 
     steps: list[Step] = field(default_factory=list)
     calls: list[tuple[str, ServiceRequest]] = field(default_factory=list)
+    timeouts: list[float | None] = field(default_factory=list)
 
     started: list[tuple[str, ServiceRequest]] = field(default_factory=list)
     """Tasks handed over by `start`, not yet run: a test decides when the worker runs (`run_tasks`)."""
 
-    def invoke(self, service: str, request: ServiceRequest) -> ServiceReply:
+    def invoke(self, service: str, request: ServiceRequest, *, timeout_s: float | None = None) -> ServiceReply:
         self.calls.append((service, request))
+        self.timeouts.append(timeout_s)
         step = self.steps[min(len(self.calls), len(self.steps)) - 1] if self.steps else echo(request)
         if isinstance(step, Exception):
             raise step
@@ -115,8 +119,8 @@ def echo(request: ServiceRequest) -> ServiceReply:
 class Platform:
     gateway: Gateway
     deps: Dependencies
-    store: MemoryAccountStore
-    ledger: MemoryLedger
+    store: AccountStore
+    ledger: CallLedger
     limiter: MemoryRateLimiter
     admin: AccountAdmin
     invoker: Invoker
@@ -174,11 +178,13 @@ def platform(
     services: Iterable[str] | None = None,
     credits: int = 100,
     clock: Clock | None = None,
+    adapter: str = "memory",
     task_store: TaskStore | None = None,
 ) -> Platform:
     """An in-memory platform with one account (approved for `services`, default all) and one key.
 
-    With `clock`, deadlines and idempotent waits run on it (a wait moves it) instead of real time.
+    With `clock`, deadlines, rate-limit windows and idempotent waits run on it (a wait moves it);
+    `adapter="dynamodb"` keeps accounts and credits in DynamoDB (moto must be active: the `aws` fixture).
     """
     registry = registry or load_registry()
     if invoker is None:
@@ -186,8 +192,8 @@ def platform(
 
         invoker = InProcessInvoker()
     settings = settings or RouterSettings()
-    store, limiter = MemoryAccountStore(), MemoryRateLimiter()
-    ledger = MemoryLedger(store)
+    stores = ledgers.make(adapter)
+    store, ledger, limiter = stores.store, stores.ledger, MemoryRateLimiter(clock or time.time)
     admin = AccountAdmin(store, ledger)
     approved = frozenset(registry.services if services is None else services)
     account = admin.create_account("tester", approved, credits, account_id="acct_test")

@@ -10,6 +10,7 @@ from mcp_platform.auth.store import Account
 from mcp_platform.jsonrpc import INVALID_REQUEST, PARSE_ERROR
 from mcp_router.settings import RouterSettings
 from mcp_router.transport import TRANSPORT_ERROR
+from tests.support.clock import Clock
 from tests.support.router import Platform, assert_rpc_error, body, message, notification, platform
 
 PING = message("ping")
@@ -200,7 +201,7 @@ def test_key_is_accepted_as_bearer_x_api_key_or_basic_password(plat: Platform) -
 
 
 def test_every_authenticated_response_carries_rate_limit_headers() -> None:
-    plat = platform(settings=RouterSettings(rate_limit_per_minute=50))
+    plat = platform(settings=RouterSettings(rate_limit_per_minute=50), clock=Clock(6000.0))
     responses = [
         plat.post(PING),
         plat.post(notification("notifications/initialized")),
@@ -218,18 +219,20 @@ def test_every_authenticated_response_carries_rate_limit_headers() -> None:
 
 
 def test_over_the_rate_is_429_with_retry_after() -> None:
-    plat = platform(settings=RouterSettings(rate_limit_per_minute=2))
+    clock = Clock(6015.0)  # 45 s before the window ends
+    plat = platform(settings=RouterSettings(rate_limit_per_minute=2), clock=clock)
     assert plat.post(PING).status == 200
     assert plat.post(PING).status == 200
     response = plat.post(PING)
     assert_rpc_error(response, 429, TRANSPORT_ERROR)
-    assert 1 <= int(response.headers["retry-after"]) <= 60
+    assert response.headers["x-ratelimit-reset"] == "6060"
+    assert response.headers["retry-after"] == "45"
     assert response.headers["x-ratelimit-limit"] == "2"
     assert response.headers["x-ratelimit-remaining"] == "0"
 
 
 def test_an_accounts_own_rate_limit_overrides_the_default() -> None:
-    plat = platform(settings=RouterSettings(rate_limit_per_minute=100))
+    plat = platform(settings=RouterSettings(rate_limit_per_minute=100), clock=Clock(6000.0))
     plat.store.create_account(Account("acct_slow", "slow", frozenset({"hello"}), rate_limit_per_minute=1))
     slow_key = plat.admin.issue_key("acct_slow")
     assert plat.post(PING).headers["x-ratelimit-limit"] == "100"

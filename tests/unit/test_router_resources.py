@@ -33,7 +33,13 @@ def _read(plat: Platform, uri: str) -> dict:
 def test_resources_list_has_catalog_balance_and_one_payload_per_approved_service(plat: Platform) -> None:
     result = plat.rpc("resources/list")
     uris = [r["uri"] for r in result["resources"]]
-    assert uris == ["docs://catalog", "credits://balance", "docs://fake/payload", "docs://hello/payload"]
+    assert uris == [
+        "docs://catalog",
+        "docs://errors",
+        "credits://balance",
+        "docs://fake/payload",
+        "docs://hello/payload",
+    ]
     for resource in result["resources"]:
         assert resource["name"] and resource["title"] and resource["mimeType"]
     assert "nextCursor" not in result
@@ -43,10 +49,15 @@ def test_resources_list_paginates() -> None:
     plat = platform(settings=RouterSettings(tools_page_size=1), services={"hello"})
     first = plat.rpc("resources/list")
     assert [r["uri"] for r in first["resources"]] == ["docs://catalog"]
-    second = plat.rpc("resources/list", {"cursor": first["nextCursor"]})
-    third = plat.rpc("resources/list", {"cursor": second["nextCursor"]})
-    assert [r["uri"] for r in second["resources"] + third["resources"]] == ["credits://balance", "docs://hello/payload"]
-    assert "nextCursor" not in third
+    pages = [first]
+    while "nextCursor" in pages[-1]:
+        pages.append(plat.rpc("resources/list", {"cursor": pages[-1]["nextCursor"]}))
+    assert [r["uri"] for page in pages[1:] for r in page["resources"]] == [
+        "docs://errors",
+        "credits://balance",
+        "docs://hello/payload",
+    ]
+    assert all(len(page["resources"]) == 1 for page in pages)
 
 
 def test_resource_templates_list(plat: Platform) -> None:

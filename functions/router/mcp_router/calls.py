@@ -35,6 +35,8 @@ from mcp_platform.observability import logger
 from mcp_router.telemetry import record_call
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mcp_platform.registry import Registry, ToolSpec
     from mcp_router.auth import Principal
     from mcp_router.invoker import Invoker
@@ -54,12 +56,27 @@ class CallContext:
     """The Idempotency-Key header; in a batch, the header and the member's JSON-RPC id."""
 
 
+MIN_INVOKE_SECONDS = 1.0
+"""Below this much time left, a service is not started (a billed call would be refunded anyway)."""
+
+
 class ToolCaller:
-    def __init__(self, registry: Registry, calls: Calls, invoker: Invoker, preview_tools: bool = False) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        calls: Calls,
+        invoker: Invoker,
+        *,
+        preview_tools: bool = False,
+        service_timeout_s: float = 25.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._registry = registry
         self._calls = calls
         self._invoker = invoker
         self._preview = preview_tools
+        self._service_timeout = service_timeout_s
+        self._clock = clock
 
     def visible(self, spec: ToolSpec, principal: Principal) -> bool:
         """Whether `principal` may see and call `spec` (approved service; preview only when enabled)."""
@@ -97,7 +114,7 @@ class ToolCaller:
             return _replayed(reserved), 0
         if isinstance(reserved, ServiceReply):
             return reserved, 0
-        reply = self._invoke(spec, reserved.request)
+        reply = self._invoke(spec, reserved.request, ctx.deadline)
         if reply.structured_content.get("timed_out") is True and spec.task_support != "forbidden":
             reply = _task_hint(spec, reply)
         if reserved.record is None:
@@ -169,9 +186,16 @@ class ToolCaller:
             return outcome
         return Reserved(request, outcome)
 
-    def _invoke(self, spec: ToolSpec, request: ServiceRequest) -> ServiceReply:
+    def _invoke(self, spec: ToolSpec, request: ServiceRequest, deadline: float) -> ServiceReply:
+        """Invoke with a timeout derived from the router's deadline, keeping time to settle or refund."""
+        budget = min(self._service_timeout + 1, deadline - self._clock() - SETTLE_MARGIN_SECONDS)
+        if budget < MIN_INVOKE_SECONDS:
+            return _error_reply(
+                f"{spec.service}: not enough time left in this request to run the tool; retry it",
+                ErrorCode.UPSTREAM_UNAVAILABLE,
+            )
         try:
-            return self._invoker.invoke(spec.service, request)
+            return self._invoker.invoke(spec.service, request, timeout_s=budget)
         except Exception:
             # Invokers turn failures into replies; this guard keeps a bug there from costing credits.
             logger.exception("invoker raised", extra={"tool": spec.name})

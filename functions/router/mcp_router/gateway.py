@@ -80,7 +80,14 @@ class Gateway:
         self._deps = deps
         self._settings = deps.settings
         calls = Calls(deps.ledger, clock=deps.clock, sleep=deps.sleep)
-        caller = ToolCaller(deps.registry, calls, deps.invoker, deps.settings.preview_tools)
+        caller = ToolCaller(
+            deps.registry,
+            calls,
+            deps.invoker,
+            preview_tools=deps.settings.preview_tools,
+            service_timeout_s=deps.settings.service_timeout_seconds,
+            clock=deps.clock,
+        )
         tasks = task_methods(deps, caller, calls)
         self._methods = Methods(deps.registry, deps.ledger, caller, deps.settings, tasks)
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="batch")
@@ -144,7 +151,7 @@ class Gateway:
             return HttpResponse.rpc_error(
                 429,
                 JsonRpcError(TRANSPORT_ERROR, f"Too Many Requests: {limit} per minute; retry after the window resets"),
-                headers={**rate_headers, "retry-after": str(decision.retry_after())},
+                headers={**rate_headers, "retry-after": str(decision.retry_after(self._deps.clock()))},
             )
         try:
             body = orjson.loads(request.body)

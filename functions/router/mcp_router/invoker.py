@@ -7,6 +7,7 @@ so the caller has one path: an error reply is refunded.
 
 from __future__ import annotations
 
+import math
 import os
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -19,11 +20,13 @@ from mcp_platform.errors import ErrorCode, error_object
 from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
 
 class Invoker(Protocol):
-    def invoke(self, service: str, request: ServiceRequest) -> ServiceReply: ...
+    def invoke(self, service: str, request: ServiceRequest, *, timeout_s: float | None = None) -> ServiceReply:
+        """Run `request` on `service`, giving up after `timeout_s` (the caller's remaining budget)."""
+        ...
 
 
 @runtime_checkable
@@ -52,28 +55,45 @@ def parse_reply(service: str, payload: Any) -> ServiceReply:
 
 
 class LambdaInvoker:
-    """Invokes `<SERVICE_FUNCTION_PREFIX><service>`, or `SERVICE_FUNCTION_<SERVICE>` when set."""
+    """Invokes `<SERVICE_FUNCTION_PREFIX><service>`, or `SERVICE_FUNCTION_<SERVICE>` when set.
 
-    def __init__(self, client: Any, prefix: str, overrides: Mapping[str, str] | None = None) -> None:
+    botocore sets the read timeout per client, so `client_for_timeout(seconds)`
+    gives the client for a whole number of seconds (built once each); without
+    it every invoke uses `client`.
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        prefix: str,
+        overrides: Mapping[str, str] | None = None,
+        client_for_timeout: Callable[[int], Any] | None = None,
+    ) -> None:
         self._lambda = client
         self._prefix = prefix
         self._overrides = dict(overrides or {})
+        self._client_for_timeout = client_for_timeout
 
     @classmethod
-    def from_env(cls, client: Any, env: Mapping[str, str] = os.environ) -> LambdaInvoker:
+    def from_env(
+        cls, client: Any, env: Mapping[str, str] = os.environ, client_for_timeout: Callable[[int], Any] | None = None
+    ) -> LambdaInvoker:
         overrides = {
             key.removeprefix("SERVICE_FUNCTION_").lower(): value
             for key, value in env.items()
             if key.startswith("SERVICE_FUNCTION_") and key != "SERVICE_FUNCTION_PREFIX"
         }
-        return cls(client, env.get("SERVICE_FUNCTION_PREFIX", ""), overrides)
+        return cls(client, env.get("SERVICE_FUNCTION_PREFIX", ""), overrides, client_for_timeout)
 
     def function_name(self, service: str) -> str:
         return self._overrides.get(service, f"{self._prefix}{service}")
 
-    def invoke(self, service: str, request: ServiceRequest) -> ServiceReply:
+    def invoke(self, service: str, request: ServiceRequest, *, timeout_s: float | None = None) -> ServiceReply:
+        client = self._lambda
+        if timeout_s is not None and self._client_for_timeout is not None:
+            client = self._client_for_timeout(max(1, math.floor(timeout_s)))
         try:
-            response = self._lambda.invoke(
+            response = client.invoke(
                 FunctionName=self.function_name(service),
                 InvocationType="RequestResponse",
                 Payload=request.model_dump_json().encode(),

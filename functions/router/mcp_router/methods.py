@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 INSTRUCTIONS = (
     "Tools are grouped by service (<service>_<verb>). Each tool's description says what it costs in credits; "
     "*_status tools and hello_ping are free, and failed calls are never charged. Billed results carry "
-    "credits_charged and credits_balance. Read docs://catalog for every tool and price, "
+    "credits_charged and credits_balance. Read docs://catalog for every tool and price, docs://errors for "
+    "error codes and which are worth retrying, "
     "docs://<service>/payload for a service's exact contracts, and credits://balance for your balance."
 )
 LIST_TTL_MS = 300_000
@@ -154,6 +155,12 @@ class Methods:
                 "mimeType": "text/markdown",
             },
             {
+                "uri": "docs://errors",
+                "name": "errors",
+                "title": "Error codes: which a retry can help, and what each means",
+                "mimeType": "text/markdown",
+            },
+            {
                 "uri": "credits://balance",
                 "name": "balance",
                 "title": "Your credit balance and latest ledger entries",
@@ -210,6 +217,8 @@ class Methods:
     def _doc(self, ex: Exchange, uri: str) -> str | None:
         if uri == "docs://catalog":
             return docs.catalog(self._registry, self._services(ex))
+        if uri == "docs://errors":
+            return docs.errors()
         service = uri.removeprefix("docs://").removesuffix("/payload")
         if uri == f"docs://{service}/payload" and service in self._services(ex):
             return docs.service_payload(self._registry, service, self._settings.public_url)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import os
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from botocore.config import Config
 
@@ -28,11 +30,16 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
     ddb = client("dynamodb")
     store = DynamoAccountStore(ddb, env["ACCOUNTS_TABLE"], env["API_KEYS_TABLE"])
     if invoker is None:
-        timeout = float(env.get("SERVICE_TIMEOUT_SECONDS", "25"))
-        # No retries: a retried Invoke could run a tool twice. The read timeout outlives the service's own.
-        config = Config(read_timeout=timeout + 2, connect_timeout=2, retries={"max_attempts": 1})
-        lambda_client = configured_client("lambda", config)
-        invoker = LambdaInvoker.from_env(lambda_client, env)
+
+        @cache
+        def lambda_client(read_timeout: int) -> Any:
+            # No retries: a retried Invoke could run a tool twice. Each call's read timeout is what the
+            # router has left (ToolCaller derives it from its deadline), at most the service's own + 1 s.
+            config = Config(read_timeout=read_timeout, connect_timeout=2, retries={"max_attempts": 1})
+            return configured_client("lambda", config)
+
+        default = lambda_client(math.floor(settings.service_timeout_seconds) + 1)
+        invoker = LambdaInvoker.from_env(default, env, lambda_client)
     bucket = env.get("STAGING_BUCKET")
     task_store = (
         DynamoTaskStore(ddb, env["TASKS_TABLE"], S3Blobs(client("s3"), bucket) if bucket else None)

@@ -40,9 +40,11 @@ from mcp_platform.billing.ledger import (
     now_iso,
     refund_entry_id,
 )
-from mcp_platform.billing.lifecycle import CallExistsError, CallRecord, CallStart, CallState, new_call_id
+from mcp_platform.billing.lifecycle import Audit, CallExistsError, CallRecord, CallStart, CallState, new_call_id
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from mypy_boto3_dynamodb import DynamoDBClient
 
 _MAX_STORED_RESULT = 350_000
@@ -62,6 +64,11 @@ class DynamoLedger:
         self._accounts = accounts_table
         self._ledger = ledger_table
         self._calls = calls_table
+
+    @classmethod
+    def from_env(cls, client: DynamoDBClient, env: Mapping[str, str]) -> DynamoLedger:
+        """The tables template.yaml names in ACCOUNTS_TABLE, LEDGER_TABLE and CALLS_TABLE."""
+        return cls(client, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["CALLS_TABLE"])
 
     # -- Ledger
 
@@ -223,6 +230,29 @@ class DynamoLedger:
                 if journal and float(journal["until"]["N"]) < now and self._reverse(account_id, name, journal):
                     reversed_.append(_journal_record(account_id, journal))
         return reversed_
+
+    def audit(self, account_id: str) -> Audit:
+        item = self._ddb.get_item(
+            TableName=self._accounts, Key={"account_id": {"S": account_id}}, ConsistentRead=True
+        ).get("Item", {})
+        journals = [v["M"] for k, v in item.items() if k.startswith("j_") and "M" in v]
+        pages = self._ddb.get_paginator("query").paginate(
+            TableName=self._ledger,
+            KeyConditionExpression="account_id = :a",
+            ExpressionAttributeValues={":a": {"S": account_id}},
+            ProjectionExpression="amount",
+            ConsistentRead=True,
+        )
+        amounts = [int(i["amount"]["N"]) for page in pages for i in page["Items"]]
+        return Audit(
+            account_id=account_id,
+            balance=int(item.get("balance", {}).get("N", "0")),
+            ledger_sum=sum(amounts),
+            entries=len(amounts),
+            changes=int(item.get("seq", {}).get("N", "0")),
+            journals=len(journals),
+            journalled=sum(int(j["amount"]["N"]) for j in journals),
+        )
 
     # -- steps of open_call
 

@@ -184,6 +184,34 @@ class CallLedger(Ledger, Protocol):
         """Give back charges taken but never recorded (the writer stopped in between) once past their deadline."""
         ...
 
+    def audit(self, account_id: str) -> Audit:
+        """The account's balance against its whole ledger, open journals and change count."""
+        ...
+
+
+@dataclass(frozen=True)
+class Audit:
+    """One account's books: what `mcp-admin reconcile --audit` prints and the property tests check."""
+
+    account_id: str
+    balance: int
+    ledger_sum: int
+    entries: int
+    changes: int
+    """The account's `seq`: every balance change counts one (a journalled charge before its entry lands)."""
+    journals: int = 0
+    """Charges taken whose entry is not written yet (between the two writes, or stranded)."""
+    journalled: int = 0
+    """The credits those charges took."""
+
+    @property
+    def consistent(self) -> bool:
+        """Balance = ledger + journals, and exactly one entry per change: nothing lost, nothing extra."""
+        return self.balance == self.ledger_sum - self.journalled and self.changes == self.entries + self.journals
+
+    def to_wire(self) -> dict[str, Any]:
+        return {**self.__dict__, "consistent": self.consistent}
+
 
 class Calls:
     """The settlement module: reserve, settle, refund and sweep over a `CallLedger`."""

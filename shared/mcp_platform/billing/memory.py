@@ -21,7 +21,7 @@ from mcp_platform.billing.ledger import (
     now_iso,
     refund_entry_id,
 )
-from mcp_platform.billing.lifecycle import CallExistsError, CallRecord, CallStart, CallState, new_call_id
+from mcp_platform.billing.lifecycle import Audit, CallExistsError, CallRecord, CallStart, CallState, new_call_id
 
 if TYPE_CHECKING:
     from mcp_platform.auth.store import AccountStore
@@ -141,6 +141,17 @@ class MemoryLedger:
 
     def reverse_stranded(self, now: float) -> list[CallRecord]:
         return []  # a charge and its record are written under one lock: nothing can be stranded
+
+    def audit(self, account_id: str) -> Audit:
+        with self._lock:
+            entries = list(self._entries.get(account_id, {}).values())
+            return Audit(
+                account_id=account_id,
+                balance=self.balance(account_id),
+                ledger_sum=sum(e.amount for e in entries),
+                entries=len(entries),
+                changes=len(entries),
+            )
 
     # -- internals
 

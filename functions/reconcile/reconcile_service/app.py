@@ -1,0 +1,28 @@
+"""Lambda entry of the reconciliation sweep (template: `reconcile_service.app.handler`, on a schedule).
+
+Ends every billed call still `reserved` after its deadline and reverses charges
+that were taken but never recorded (`Calls.sweep`); each fix is one conditional
+write keyed by the charge, so overlapping runs and `mcp-admin reconcile` can
+never refund twice. Returns (and logs) what it fixed.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from mcp_platform.aws import client
+from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.lifecycle import Calls
+from mcp_platform.observability import logger
+from mcp_platform.tasks.sweep import task_resolver
+from mcp_platform.tasks.worker import default_store
+
+
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    # A task's reservation is decided by its task (failed and refunded, or settled); other calls are refunded.
+    resolver = task_resolver(default_store()) if os.environ.get("TASKS_TABLE") else None
+    report = Calls(DynamoLedger.from_env(client("dynamodb"), os.environ)).sweep(resolver).to_wire()
+    fixed = len(report["reversed"]) + len(report["refunded"]) + len(report["settled"])
+    (logger.warning if fixed else logger.info)("reconciliation sweep", extra=report)
+    return report
