@@ -35,6 +35,8 @@ class CallContext:
     """The caller's credits before this call; set only for tools declaring `needs_balance`."""
     deadline: float | None = None
     """`time.monotonic()` by which the implementation should have returned, if known."""
+    in_task: bool = False
+    """The call runs as a durable task: no client is waiting on the connection, time caps may be longer."""
 
     def seconds_left(self, default: float = 30.0) -> float:
         return default if self.deadline is None else max(0.0, self.deadline - time.monotonic())
@@ -119,6 +121,7 @@ class ServiceApp:
             request_id=str(event.get("request_id", "")),
             balance=balance if isinstance(balance, int) else None,
             deadline=deadline,
+            in_task=bool(task_id),
         )
         logger.append_keys(tool=event.get("tool"), request_id=ctx.request_id, correlation_id=ctx.request_id)
         if task_id:

@@ -59,3 +59,14 @@ def test_token_budget_shares_the_prompt_between_pages() -> None:
     assert three == one // 3
     budget.spend_tokens(CAPS["quick"].tokens, 0)
     assert budget.prompt_chars_per_page(1) == 0
+
+
+def test_a_task_may_read_longer_but_no_more_pages() -> None:
+    from research_service.budget import TASK_TIME_FACTOR, for_task
+
+    clock = Clock()
+    caps = for_task(CAPS["deep"])
+    assert (caps.pages, caps.searches, caps.tokens) == (CAPS["deep"].pages, CAPS["deep"].searches, CAPS["deep"].tokens)
+    budget = Budget(caps, seconds_left=800, clock=clock)
+    assert budget.seconds_left() == CAPS["deep"].seconds * TASK_TIME_FACTOR
+    assert Budget(CAPS["deep"], seconds_left=800, clock=clock).seconds_left() == CAPS["deep"].seconds

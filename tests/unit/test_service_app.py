@@ -172,6 +172,7 @@ def test_a_synchronous_call_gets_the_service_timeout_and_a_task_the_whole_functi
     out = app.lambda_handler(_payload(task_id=record.task_id), LongLambdaContext())
     assert out == {"task_id": record.task_id, "ran": True, "stored": True}
     assert seen[1].seconds_left() > 800, "a task runs as long as its function may"
+    assert seen[1].in_task and not seen[0].in_task
     stored = store.get(record.task_id)
     assert stored is not None and stored.reply == {
         "structured_content": {"echo": "x"},

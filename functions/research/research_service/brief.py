@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from research_service.budget import CAPS, Budget
+from research_service.budget import CAPS, Budget, for_task
 from research_service.drafting import BRIEF_SYSTEM, BriefDraft, draft
 from research_service.envelope import QUOTE_GATE_FAILED, Envelope, FailGate, answer, claim_entries, utc_now
 from research_service.errors import require_preview
@@ -29,7 +29,7 @@ def research_brief(arguments: ResearchBriefInput, ctx: CallContext) -> ToolOutpu
     backends = backends_for(TOOL, arguments)
     if backends is None:
         return sample_answer(extra, arguments.as_of_hint)
-    return run_brief(backends, arguments, ctx.seconds_left())
+    return run_brief(backends, arguments, ctx.seconds_left(), in_task=ctx.in_task)
 
 
 def plan_queries(query: str, as_of_hint: str | None) -> list[str]:
@@ -42,8 +42,10 @@ def plan_queries(query: str, as_of_hint: str | None) -> list[str]:
     return plan
 
 
-def run_brief(backends: Backends, arguments: ResearchBriefInput, seconds_left: float) -> ToolOutput:
-    caps = CAPS[arguments.depth]
+def run_brief(
+    backends: Backends, arguments: ResearchBriefInput, seconds_left: float, *, in_task: bool = False
+) -> ToolOutput:
+    caps = for_task(CAPS[arguments.depth]) if in_task else CAPS[arguments.depth]
     budget = Budget(caps, seconds_left)
     gaps: list[str] = []
     hits = search_all(backends.searcher, budget, plan_queries(arguments.query, arguments.as_of_hint), gaps)

@@ -9,7 +9,7 @@ returns what it has, with a gap saying so — never a timeout.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -36,6 +36,15 @@ CAPS: dict[str, Caps] = {
     "standard": Caps(searches=2, pages=6, tokens=18_000, reply_tokens=2_000, seconds=20, min_claims=3),
     "deep": Caps(searches=3, pages=10, tokens=36_000, reply_tokens=3_000, seconds=24, min_claims=4),
 }
+
+TASK_TIME_FACTOR = 5
+"""A task is not cut at the gateway's 29 s: its reading may take this many times the depth's seconds cap,
+so a slow source is read instead of reported as a gap. Pages, searches and tokens stay the depth's."""
+
+
+def for_task(caps: Caps) -> Caps:
+    return replace(caps, seconds=caps.seconds * TASK_TIME_FACTOR)
+
 
 DRAFT_RESERVE_SECONDS = 8.0
 """Kept back from reading for the LLM draft and the answer's assembly."""
