@@ -45,6 +45,16 @@ class Router:
         return reply["result"]
 
 
+class Later:
+    """The routers' wall clock, movable: `offset` seconds ahead of real time."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
 @dataclasses.dataclass
 class Stack:
     a: Router
@@ -53,6 +63,7 @@ class Stack:
     store: TaskStore
     ledger: DynamoLedger
     account_id: str
+    clock: Later
 
     @property
     def balance(self) -> int:
@@ -76,8 +87,10 @@ def stack() -> Stack:
     invoker = ScriptedInvoker([ServiceReply(structured_content={"echo": "ok"})])
     registry = fake_registry(fake_spec("fake_long", price=PRICE, task_support="optional"))
 
+    clock = Later()
+
     def router_deps() -> Any:
-        return dataclasses.replace(dependencies_from_env(invoker=invoker, env=ENV), registry=registry)
+        return dataclasses.replace(dependencies_from_env(invoker=invoker, env=ENV), registry=registry, clock=clock)
 
     deps_a, deps_b = router_deps(), router_deps()  # two router instances: nothing shared but the tables
     ddb = client("dynamodb")
@@ -87,7 +100,13 @@ def stack() -> Stack:
     key = admin.issue_key(account.account_id)
     assert deps_a.task_store is not None
     return Stack(
-        Router(Gateway(deps_a), key), Router(Gateway(deps_b), key), invoker, deps_a.task_store, ledger, "acct_tasks"
+        Router(Gateway(deps_a), key),
+        Router(Gateway(deps_b), key),
+        invoker,
+        deps_a.task_store,
+        ledger,
+        "acct_tasks",
+        clock,
     )
 
 
@@ -124,6 +143,19 @@ def test_the_sweep_settles_a_reply_nobody_polled(stack: Stack) -> None:
     result = stack.b.rpc("tasks/result", {"taskId": task_id})  # concluded late: the charge stands, once
     assert result["structuredContent"]["credits_charged"] == PRICE
     assert stack.balance == 10 - PRICE
+
+
+def test_a_reply_the_default_sweep_refunded_is_delivered_free(stack: Stack) -> None:
+    """`mcp-admin reconcile` sweeps without the task resolver: an unpolled reply's call is refunded."""
+    task_id = stack.create()
+    stack.invoker.run_tasks(stack.store)
+    report = Calls(stack.ledger, clock=lambda: time.time() + 200).sweep()
+    assert [r["request_id"] for r in report.refunded] == [task_id]
+    assert stack.balance == 10
+    stack.clock.offset = 200  # the routers poll after that sweep
+    result = stack.b.rpc("tasks/result", {"taskId": task_id})
+    assert result["isError"] is False and result["structuredContent"]["credits_charged"] == 0, "never says charged"
+    assert stack.balance == 10
 
 
 def test_dynamodb_requests_per_task(stack: Stack) -> None:

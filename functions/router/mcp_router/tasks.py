@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform.billing.lifecycle import Replay
+from mcp_platform.billing.lifecycle import CallState, Replay
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import ErrorCode, error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
@@ -149,6 +149,9 @@ class Tasks:
         reply = ServiceReply.model_validate(task.reply)
         record = call_of(task)
         free = record is None or reply.is_error or reply.waive_charge
+        ended = None if record is None or free else self._ended_by_sweep(record)
+        if ended is CallState.REFUNDED:
+            free, record = True, None  # the sweep gave the credits back first: the result is free
         # The result is final before the call ends: a settle lost here is the sweep's (task_resolver) to redo.
         billed = (
             with_credits(reply, 0)
@@ -161,10 +164,19 @@ class Tasks:
             return self._reread(task)
         if record is not None and free:
             refund_task(self._calls, task, "error result" if reply.is_error else "waived by the service")
-        elif record is not None:
+        elif record is not None and ended is None:
             self._settle(record, task.task_id)
         logger.info("task completed", extra={"task_id": task.task_id, "is_error": billed.is_error})
         return done
+
+    def _ended_by_sweep(self, record: CallRecord) -> CallState | None:
+        """Past the call's deadline the sweep may have ended it: how (one read), or None while it is ours."""
+        if self._now() < record.in_progress_until:
+            return None
+        current = self._calls.ledger.get_call(record.call_id)
+        if current is None or current.attempt != record.attempt:
+            return CallState.REFUNDED
+        return None if current.state is CallState.RESERVED else current.state
 
     def _settle(self, record: CallRecord, task_id: str) -> None:
         try:
