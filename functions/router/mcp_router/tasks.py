@@ -128,7 +128,7 @@ class Tasks:
         """Cancel a working task and refund it. A terminal task cannot be cancelled (-32602)."""
         task = self.find(principal, task_id)
         if not task.status.terminal:
-            result = unreplied_result(task, "the task was cancelled", "cancelled")
+            result = unreplied_result(task, "the task was cancelled", ErrorCode.CANCELLED)
             cancelled = self._store.finish(task.task_id, TaskStatus.CANCELLED, result, "cancelled by request")
             if cancelled is not None:
                 refund_task(self._calls, task, "task cancelled")
