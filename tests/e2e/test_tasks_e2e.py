@@ -138,7 +138,9 @@ def site() -> Iterator[LocalSite]:
 def second_router(local_server: LocalServer) -> Iterator[str]:
     """Another router process over the same store: any instance must answer any poll."""
     port = _free_port()
-    env = {**os.environ, "PORT": str(port), "LOCAL_AWS_PORT": local_server.aws_endpoint.rsplit(":", 1)[1]}
+    aws_port = local_server.aws_endpoint.rsplit(":", 1)[1]
+    # The first instance's rate limit too (conftest): the limit is per account across instances.
+    env = {**os.environ, "PORT": str(port), "LOCAL_AWS_PORT": aws_port, "RATE_LIMIT_PER_MINUTE": "100000"}
     env.pop("AWS_ENDPOINT_URL", None)
     proc = subprocess.Popen([sys.executable, "-m", "localdev", "--router-only"], cwd=ROOT, env=env)
     base = f"http://127.0.0.1:{port}"
