@@ -23,6 +23,7 @@ DynamoDB requests per call are counted against moto with the real adapters.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import os
 import re
@@ -263,10 +264,13 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         output_schema={"type": "object"},
         price=2,
     )
+    failing = dataclasses.replace(billed, name="bench_failing", description="A 2-credit tool that fails.")
     hello = load_registry().get("hello_ping")
 
     class Invoker:
         def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> ServiceReply:
+            if request.tool == "bench_failing":
+                return ServiceReply(structured_content={"error": "down", "is_error": True, "code": "internal"})
             return ServiceReply(structured_content={"ok": True, "tool": request.tool})
 
     counts: dict[str, int] = {}
@@ -288,7 +292,7 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         admin.issue_key("acct_b", KEY)
         gateway = Gateway(
             Dependencies(
-                registry=Registry([hello, billed]),
+                registry=Registry([hello, billed, failing]),
                 authenticator=KeyAuthenticator(store, 60),
                 ledger=ledger,
                 limiter=DynamoRateLimiter(ddb, "RateLimitTable"),
@@ -298,10 +302,10 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         )
         headers = {k.lower(): v for k, v in HEADERS.items()}
 
-        def call(tool: str) -> dict[str, int]:
+        def call(tool: str, extra: dict[str, str] | None = None) -> dict[str, int]:
             counts.clear()
             body = BODY.replace("hello_ping", tool).replace('{"name":"bench"}', "{}").encode()
-            response = gateway.handle(HttpRequest("POST", "/mcp", headers, body))
+            response = gateway.handle(HttpRequest("POST", "/mcp", {**headers, **(extra or {})}, body))
             assert response.status == 200, response.body
             return dict(counts)
 
@@ -309,6 +313,9 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         return {
             "free (hello_ping, key cached)": call("hello_ping"),
             "billed (2 credits, success)": call("bench_billed"),
+            "billed, error result (refunded)": call("bench_failing"),
+            "billed with Idempotency-Key": call("bench_billed", {"idempotency-key": "bench-1"}),
+            "replay of that key": call("bench_billed", {"idempotency-key": "bench-1"}),
         }
 
 

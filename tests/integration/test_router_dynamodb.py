@@ -128,7 +128,11 @@ def test_an_idempotent_billed_call_adds_one_conditional_put(billed: tuple[Live, 
 def test_a_failed_billed_call_is_refunded_in_dynamodb() -> None:
     failing = ScriptedInvoker([ServiceReply(structured_content=error_object("down", "upstream_unavailable"))])
     live = _live(failing)
-    result = live.call("fake_paid", {"text": "hi"})
+    live.call("hello_ping", {})  # warms the key cache
+    with count_requests(live.ddb) as counter:
+        result = live.call("fake_paid", {"text": "hi"})
+    # Rate limit, debit, charge entry + record; then the refund: one transaction.
+    assert dict(counter) == {"UpdateItem": 2, "TransactWriteItems": 2}
     assert result["isError"] is True and result["structuredContent"]["credits_charged"] == 0
     shown = live.admin.show(live.account_id)
     assert shown["balance"] == 10

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import anyio
@@ -10,6 +11,7 @@ import pytest
 
 from mcp_platform.jsonrpc import HEADER_MISMATCH
 from mcp_router.asgi import GatewayApp
+from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.settings import RouterSettings
 from tests.support.router import MODERN, Platform, message, platform, with_meta
 
@@ -132,3 +134,37 @@ def test_lifespan_is_answered() -> None:
 
     anyio.run(app, {"type": "lifespan"}, receive, send)
     assert [m["type"] for m in sent] == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+
+
+def test_the_request_deadline_is_the_lambdas_remaining_time() -> None:
+    """Under Mangum the Lambda context rides in the scope; the gateway's deadline comes from it."""
+    seen: list[HttpRequest] = []
+
+    class Recorder:
+        def handle(self, request: HttpRequest) -> HttpResponse:
+            seen.append(request)
+            return HttpResponse.json({})
+
+    class Context:
+        def get_remaining_time_in_millis(self) -> int:
+            return 12_000
+
+    async def go(context: object) -> None:
+        scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": []}
+        if context is not None:
+            scope["aws.context"] = context
+        messages = iter([{"type": "http.request", "body": b"{}", "more_body": False}])
+
+        async def receive() -> dict[str, object]:
+            return next(messages)
+
+        async def send(_message: dict[str, object]) -> None:
+            return None
+
+        await GatewayApp(Recorder(), CAP, offload=False)(scope, receive, send)  # type: ignore[arg-type]
+
+    before = time.time()
+    anyio.run(go, Context())
+    anyio.run(go, None)
+    assert seen[0].deadline is not None and before + 11.9 <= seen[0].deadline <= time.time() + 12
+    assert seen[1].deadline is None  # locally the gateway uses its own budget

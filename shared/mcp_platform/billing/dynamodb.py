@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 import time
 import zlib
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -129,7 +130,7 @@ class DynamoLedger:
             self._claim(record, now, replaces)
         entry_id = new_entry_id()
         balance_after = self._debit(record, entry_id)
-        record = CallRecord(**{**record.__dict__, "entry_id": entry_id, "balance_after": balance_after})
+        record = replace(record, entry_id=entry_id, balance_after=balance_after)
         self._record_charge(record, now)
         return record
 
@@ -155,11 +156,13 @@ class DynamoLedger:
         return True
 
     def refund_call(self, record: CallRecord, reason: str) -> bool:
-        end = {
+        # A claim that was never charged has nothing to give back: the record just ends.
+        condition = _STILL_RESERVED if record.charged else f"{_STILL_RESERVED} AND attribute_not_exists(entry_id)"
+        end: dict[str, Any] = {
             "TableName": self._calls,
             "Key": {"call_id": {"S": record.call_id}},
             "UpdateExpression": "SET #s = :refunded, reason = :why REMOVE open_shard",
-            "ConditionExpression": _STILL_RESERVED,
+            "ConditionExpression": condition,
             "ExpressionAttributeNames": {"#s": "state"},
             "ExpressionAttributeValues": {
                 ":refunded": {"S": str(CallState.REFUNDED)},
@@ -168,8 +171,6 @@ class DynamoLedger:
             },
         }
         if not record.charged:
-            # A claim that was never charged: nothing to give back, the record just ends.
-            end["ConditionExpression"] += " AND attribute_not_exists(entry_id)"
             try:
                 self._ddb.update_item(**end)
             except self._ddb.exceptions.ConditionalCheckFailedException:
@@ -277,7 +278,7 @@ class DynamoLedger:
                 TableName=self._calls, Key={"call_id": {"S": record.call_id}}, ConsistentRead=True
             ).get("Item")
             if not old:  # released in between: let the caller try again
-                raise CallExistsError(CallRecord(**{**record.__dict__, "state": CallState.REFUNDED})) from None
+                raise CallExistsError(replace(record, state=CallState.REFUNDED)) from None
             raise CallExistsError(_record_of(old)) from None
 
     def _debit(self, record: CallRecord, entry_id: str) -> int:

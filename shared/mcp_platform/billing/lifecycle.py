@@ -31,7 +31,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -210,7 +210,7 @@ class Audit:
         return self.balance == self.ledger_sum - self.journalled and self.changes == self.entries + self.journals
 
     def to_wire(self) -> dict[str, Any]:
-        return {**self.__dict__, "consistent": self.consistent}
+        return {**asdict(self), "consistent": self.consistent}
 
 
 class Calls:
