@@ -26,6 +26,8 @@ from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.ledger import InsufficientCreditsError, UnknownAccountError
 from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.registry import load_registry
+from mcp_platform.tasks.dynamodb import DynamoTaskStore
+from mcp_platform.tasks.sweep import task_resolver
 
 LOCAL_AWS_PORT = int(os.environ.get("LOCAL_AWS_PORT", "4566"))
 LOCAL_TABLES = {
@@ -33,6 +35,7 @@ LOCAL_TABLES = {
     "keys": "ApiKeysTable",
     "ledger": "LedgerTable",
     "calls": "CallsTable",
+    "tasks": "TasksTable",
 }
 
 
@@ -44,7 +47,8 @@ def _services(value: str) -> frozenset[str]:
     return frozenset(wanted)
 
 
-def _admin(args: argparse.Namespace) -> AccountAdmin:
+def _store(args: argparse.Namespace) -> tuple[Any, dict[str, str]]:
+    """The DynamoDB client and the table names of the deployment `args` name."""
     if args.local:
         ddb = boto3.client(
             "dynamodb",
@@ -63,6 +67,7 @@ def _admin(args: argparse.Namespace) -> AccountAdmin:
             "keys": by_key["ApiKeysTableName"],
             "ledger": by_key["LedgerTableName"],
             "calls": by_key["CallsTableName"],
+            **({"tasks": by_key["TasksTableName"]} if "TasksTableName" in by_key else {}),
         }
     else:
         ddb = boto3.client("dynamodb")
@@ -72,7 +77,12 @@ def _admin(args: argparse.Namespace) -> AccountAdmin:
             "keys": env["API_KEYS_TABLE"],
             "ledger": env["LEDGER_TABLE"],
             "calls": env["CALLS_TABLE"],
+            **({"tasks": env["TASKS_TABLE"]} if env.get("TASKS_TABLE") else {}),
         }
+    return ddb, tables
+
+
+def _admin(ddb: Any, tables: dict[str, str]) -> AccountAdmin:
     return AccountAdmin(
         DynamoAccountStore(ddb, tables["accounts"], tables["keys"]),
         DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["calls"]),
@@ -80,10 +90,13 @@ def _admin(args: argparse.Namespace) -> AccountAdmin:
 
 
 def _run(args: argparse.Namespace) -> Any:
-    admin = _admin(args)
+    ddb, tables = _store(args)
+    admin = _admin(ddb, tables)
     if args.command == "reconcile":
         ledger: Any = admin.ledger
-        report = Calls(ledger).sweep().to_wire()
+        # As the scheduled sweep: a task's overdue call is decided by its task (failed + refunded, or settled).
+        resolver = task_resolver(DynamoTaskStore(ddb, tables["tasks"])) if "tasks" in tables else None
+        report = Calls(ledger).sweep(resolver).to_wire()
         if args.audit:
             report["audit"] = ledger.audit(args.audit).to_wire()
         return report

@@ -186,3 +186,19 @@ def test_dynamodb_requests_per_task(stack: Stack) -> None:
     assert sum(worker.values()) == 2  # "running" + the reply, both conditional UpdateItems
     assert sum(concluding_poll.values()) <= 4  # rate limit + GetItem + finish + settle
     assert sum(result.values()) <= 2
+
+
+def test_mcp_admin_reconcile_resolves_tasks_like_the_scheduled_sweep(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mcp_platform import admin_cli
+
+    task_id = stack.create()
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(admin_cli, "Calls", lambda ledger: Calls(ledger, clock=lambda: time.time() + 200))
+    assert admin_cli.main(["reconcile"]) == 0
+    assert [r["request_id"] for r in orjson.loads(capsys.readouterr().out)["refunded"]] == [task_id]
+    assert stack.balance == 10
+    task = stack.store.get(task_id)
+    assert task is not None and task.status == "failed", "marked failed, not only refunded"
