@@ -22,7 +22,7 @@ from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.observability import logger, traced_handler
 from mcp_platform.registry import Registry, ToolSpec, load_registry
-from mcp_platform.tasks.worker import default_store, run_task
+from mcp_platform.tasks.worker import cancel_probe, default_store, run_task
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,8 @@ class CallContext:
     """`time.monotonic()` by which the implementation should have returned, if known."""
     in_task: bool = False
     """The call runs as a durable task: no client is waiting on the connection, time caps may be longer."""
+    cancelled: Callable[[], bool] = field(default=lambda: False)
+    """True once the call's task was cancelled: long tools check it between steps and stop early."""
 
     def seconds_left(self, default: float = 30.0) -> float:
         return default if self.deadline is None else max(0.0, self.deadline - time.monotonic())
@@ -122,6 +124,7 @@ class ServiceApp:
             balance=balance if isinstance(balance, int) else None,
             deadline=deadline,
             in_task=bool(task_id),
+            cancelled=cancel_probe(default_store(), task_id) if task_id else (lambda: False),
         )
         logger.append_keys(tool=event.get("tool"), request_id=ctx.request_id, correlation_id=ctx.request_id)
         if task_id:

@@ -70,3 +70,12 @@ def test_a_task_may_read_longer_but_no_more_pages() -> None:
     budget = Budget(caps, seconds_left=800, clock=clock)
     assert budget.seconds_left() == CAPS["deep"].seconds * TASK_TIME_FACTOR
     assert Budget(CAPS["deep"], seconds_left=800, clock=clock).seconds_left() == CAPS["deep"].seconds
+
+
+def test_a_stopped_run_has_no_time_left_for_reading_or_drafting() -> None:
+    stopped = [False]
+    budget = Budget(CAPS["standard"], seconds_left=600, clock=Clock(), stop=lambda: stopped[0])
+    assert budget.step_timeout() is not None
+    stopped[0] = True  # the task was cancelled
+    assert budget.seconds_left() == 0
+    assert budget.step_timeout() is None and budget.draft_timeout() is None

@@ -173,6 +173,7 @@ def test_a_synchronous_call_gets_the_service_timeout_and_a_task_the_whole_functi
     assert out == {"task_id": record.task_id, "ran": True, "stored": True}
     assert seen[1].seconds_left() > 800, "a task runs as long as its function may"
     assert seen[1].in_task and not seen[0].in_task
+    assert seen[1].cancelled() is False and seen[0].cancelled() is False
     stored = store.get(record.task_id)
     assert stored is not None and stored.reply == {
         "structured_content": {"echo": "x"},

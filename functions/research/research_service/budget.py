@@ -56,15 +56,25 @@ PAGE_TIMEOUT_SECONDS = 8.0
 class Budget:
     """Tracks one run against its caps; every `allow_*` answer is a decision, never an exception."""
 
-    def __init__(self, caps: Caps, seconds_left: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        caps: Caps,
+        seconds_left: float,
+        clock: Callable[[], float] = time.monotonic,
+        stop: Callable[[], bool] | None = None,
+    ) -> None:
+        """`stop` says the run should end now (its task was cancelled): no time is left from then on."""
         self.caps = caps
         self._now = clock
+        self._stop = stop
         self._deadline = self._now() + min(caps.seconds, seconds_left)
         self.tokens_used = 0
         self.pages_read = 0
         self.searches_run = 0
 
     def seconds_left(self) -> float:
+        if self._stop is not None and self._stop():
+            return 0.0
         return max(0.0, self._deadline - self._now())
 
     def step_timeout(self) -> float | None:

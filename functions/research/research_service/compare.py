@@ -16,6 +16,8 @@ from research_service.reading import pick_urls, read_pages, search_all
 from research_service.sources import confidence
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mcp_platform.contracts.research import CompareOptionsInput
     from mcp_platform.service import CallContext, ToolOutput
     from research_service.drafting import CellDraft
@@ -30,11 +32,16 @@ def compare_options(arguments: CompareOptionsInput, ctx: CallContext) -> ToolOut
     backends = backends_for(TOOL, arguments)
     if backends is None:
         return sample_answer({})
-    return run_compare(backends, arguments, ctx.seconds_left(), in_task=ctx.in_task)
+    return run_compare(backends, arguments, ctx.seconds_left(), in_task=ctx.in_task, stop=ctx.cancelled)
 
 
 def run_compare(
-    backends: Backends, arguments: CompareOptionsInput, seconds_left: float, *, in_task: bool = False
+    backends: Backends,
+    arguments: CompareOptionsInput,
+    seconds_left: float,
+    *,
+    in_task: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> ToolOutput:
     options = arguments.options
     caps = replace(
@@ -44,7 +51,7 @@ def run_compare(
         min_claims=len(options),
     )
     caps = for_task(caps) if in_task else caps
-    budget = Budget(caps, seconds_left)
+    budget = Budget(caps, seconds_left, stop=stop)
     gaps: list[str] = []
     urls: list[str] = []
     for option in options:

@@ -11,12 +11,14 @@ the reply is concluded (settled or refunded) by the router or the sweep.
 from __future__ import annotations
 
 import os
+import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from mcp_platform import aws
 from mcp_platform.observability import logger
 from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
+from mcp_platform.tasks.model import TaskStatus
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -31,6 +33,26 @@ def default_store() -> TaskStore:
     bucket = os.environ.get("STAGING_BUCKET")
     blobs = S3Blobs(aws.client("s3"), bucket) if bucket else None
     return DynamoTaskStore(aws.client("dynamodb"), os.environ["TASKS_TABLE"], blobs)
+
+
+PROBE_EVERY_S = 5.0
+"""A cancelled task is noticed within this long, at one task read per interval at most."""
+
+
+def cancel_probe(
+    store: TaskStore, task_id: str, every_s: float = PROBE_EVERY_S, clock: Callable[[], float] = time.monotonic
+) -> Callable[[], bool]:
+    """A cheap `cancelled()` for a running task: reads the task at most once per `every_s`, sticky once true."""
+    state = {"checked": clock(), "cancelled": False}
+
+    def cancelled() -> bool:
+        if not state["cancelled"] and clock() - state["checked"] >= every_s:
+            state["checked"] = clock()
+            task = store.get(task_id)
+            state["cancelled"] = task is None or task.status is not TaskStatus.WORKING
+        return bool(state["cancelled"])
+
+    return cancelled
 
 
 def run_task(request: ServiceRequest, run: Callable[[], ServiceReply], store: TaskStore) -> dict[str, Any]:
