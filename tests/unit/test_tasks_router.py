@@ -344,3 +344,11 @@ def test_modern_task_methods_check_the_mcp_name_header(env: Env) -> None:
     assert_rpc_error(env.modern("tasks/get", {"taskId": "task_a"}, "task_b"), 400, -32020, 1)
     assert_rpc_error(env.modern("tasks/get", {"taskId": "task_a"}, "task_a"), 400, -32602, 1)
     assert_rpc_error(env.modern("tasks/list", {}, None), 404, -32601, 1)
+
+
+def test_the_payload_docs_say_how_to_run_a_tool_as_a_task(registry: Any) -> None:
+    from mcp_platform.docs import service_payload
+
+    docs = service_payload(registry, "docs")
+    assert "**Runs synchronously or as a task** (`execution.taskSupport: optional`)" in docs
+    assert "execution.taskSupport" not in service_payload(registry, "hello")
