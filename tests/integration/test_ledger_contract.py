@@ -258,3 +258,16 @@ def test_a_resolver_can_settle_or_leave_an_overdue_record(lut: LedgerUnderTest, 
     assert [r["call_id"] for r in report.settled] == [finished.call_id]
     assert [r["call_id"] for r in report.left] == [running.call_id]
     assert lut.ledger.balance(ACCOUNT) == 4
+
+
+def test_a_waiting_retry_polls_with_backoff(
+    lut: LedgerUnderTest, calls: Calls, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lut.ledger.grant(ACCOUNT, 10, "w")
+    reserved(calls.reserve(start(clock, key=key())))
+    reads: list[str] = []
+    get_call = lut.ledger.get_call
+    monkeypatch.setattr(lut.ledger, "get_call", lambda call_id: reads.append(call_id) or get_call(call_id))
+    with pytest.raises(CallInProgressError):
+        calls.reserve(start(clock, key=key()), wait_until=clock.now + 25)
+    assert 5 <= len(reads) <= 30  # 0.1, 0.2, 0.4, 0.8, then once a second: not 250 reads in 25 s

@@ -159,3 +159,25 @@ def test_mcp_admin_reconcile_prints_what_it_fixed(
 
 def test_the_local_default_invoker_ignores_the_reconcile_function() -> None:
     assert "reconcile" not in InProcessInvoker().services
+
+
+def test_the_scheduled_function_reports_what_it_fixed_as_a_metric(
+    rig: Rig, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reconcile_service.app import handler
+
+    for name, value in TABLE_ENV.items():
+        monkeypatch.setenv(name, value)
+    rig.invoker.steps = [_killed]
+    deadline = time.time() + SETTLE_MARGIN_SECONDS + MIN_INVOKE_SECONDS + 0.2
+    with pytest.raises(RouterKilled):
+        rig.call(deadline=deadline)
+    time.sleep(max(0.0, deadline - time.time()) + 0.05)
+    capsys.readouterr()
+    report = handler({"detail-type": "Scheduled Event"}, None)
+    assert report["credits_returned"] == PRICE and len(report["refunded"]) == 1
+    emf = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line]
+    [metric] = [m for m in emf if "reconciled_calls" in m]
+    assert (metric["reconciled_calls"], metric["reconciled_credits"]) == ([1.0], [float(PRICE)])
+    assert metric["_aws"]["CloudWatchMetrics"][0]["Dimensions"] == [["service"]]  # the alarm's dimension
+    assert rig.balance() == 10

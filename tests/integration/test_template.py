@@ -94,6 +94,11 @@ def test_the_reconciliation_sweep_runs_on_a_schedule_and_the_service_timeout_fit
     [event] = sweep["Events"].values()
     assert event["Type"] == "ScheduleV2"
     assert event["Properties"]["ScheduleExpression"] == {"Ref": "ReconcileSchedule"}
+    alarm = doc["Resources"]["ReconcileAlarm"]["Properties"]
+    assert (alarm["Namespace"], alarm["MetricName"]) == ("McpPlatform", "reconciled_calls")
+    assert alarm["Dimensions"] == [
+        {"Name": "service", "Value": sweep["Environment"]["Variables"]["POWERTOOLS_SERVICE_NAME"]}
+    ]
     router_timeout = doc["Resources"]["RouterFunction"]["Properties"]["Timeout"]
     longest_service = doc["Parameters"]["ServiceTimeoutSeconds"]["MaxValue"]
     # The router's invoke read timeout is the service's + 1 s, and it keeps SETTLE_MARGIN_SECONDS to settle.

@@ -11,10 +11,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from aws_lambda_powertools.metrics import MetricUnit
+
 from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.lifecycle import Calls
-from mcp_platform.observability import logger
+from mcp_platform.observability import logger, metrics
 from mcp_platform.tasks.sweep import task_resolver
 from mcp_platform.tasks.worker import default_store
 
@@ -25,4 +27,8 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     report = Calls(DynamoLedger.from_env(client("dynamodb"), os.environ)).sweep(resolver).to_wire()
     fixed = len(report["reversed"]) + len(report["refunded"]) + len(report["settled"])
     (logger.warning if fixed else logger.info)("reconciliation sweep", extra=report)
+    # What ReconcileAlarm watches: anything fixed means a router died mid-call or a refund failed.
+    metrics.add_metric(name="reconciled_calls", unit=MetricUnit.Count, value=fixed)
+    metrics.add_metric(name="reconciled_credits", unit=MetricUnit.Count, value=report["credits_returned"])
+    metrics.flush_metrics()
     return report

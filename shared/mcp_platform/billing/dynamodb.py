@@ -156,13 +156,11 @@ class DynamoLedger:
         return True
 
     def refund_call(self, record: CallRecord, reason: str) -> bool:
-        # A claim that was never charged has nothing to give back: the record just ends.
-        condition = _STILL_RESERVED if record.charged else f"{_STILL_RESERVED} AND attribute_not_exists(entry_id)"
         end: dict[str, Any] = {
             "TableName": self._calls,
             "Key": {"call_id": {"S": record.call_id}},
             "UpdateExpression": "SET #s = :refunded, reason = :why REMOVE open_shard",
-            "ConditionExpression": condition,
+            "ConditionExpression": _STILL_RESERVED,
             "ExpressionAttributeNames": {"#s": "state"},
             "ExpressionAttributeValues": {
                 ":refunded": {"S": str(CallState.REFUNDED)},
@@ -171,6 +169,8 @@ class DynamoLedger:
             },
         }
         if not record.charged:
+            # A claim that was never charged: nothing to give back, the record just ends.
+            end["ConditionExpression"] += " AND attribute_not_exists(entry_id)"
             try:
                 self._ddb.update_item(**end)
             except self._ddb.exceptions.ConditionalCheckFailedException:

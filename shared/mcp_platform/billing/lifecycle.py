@@ -39,6 +39,7 @@ from mcp_platform.billing.ledger import IdempotencyKey, Ledger
 
 RECONCILE_REASON = "reconciled: no outcome by the call's deadline"
 STALE_REASON = "reconciled: a retry found the call past its deadline"
+_MAX_POLL_SECONDS = 1.0
 _REOPEN_ROUNDS = 3
 """How often `reserve` re-tries to take over an Idempotency-Key (refunded or stale record) before giving up."""
 
@@ -281,8 +282,10 @@ class Calls:
     def _await(self, record: CallRecord, wait_until: float | None) -> CallRecord:
         """Poll a running record until it ends, its deadline passes, or `wait_until`."""
         limit = min(wait_until or 0.0, record.in_progress_until)
-        while record.state is CallState.RESERVED and self._clock() + self._poll < limit:
-            self._sleep(self._poll)
+        delay = self._poll
+        while record.state is CallState.RESERVED and self._clock() + delay < limit:
+            self._sleep(delay)
+            delay = min(delay * 2, _MAX_POLL_SECONDS)  # a long call costs a handful of reads, not one per 100 ms
             current = self.ledger.get_call(record.call_id)
             if current is None:  # released: the first attempt found the balance short
                 return replace(record, state=CallState.REFUNDED)
