@@ -287,6 +287,22 @@ def test_idempotency_key_makes_task_creation_retry_safe(env: Env) -> None:
     assert body(other)["result"]["structuredContent"]["code"] == "idempotency_conflict"
 
 
+def test_one_idempotency_key_across_a_plain_call_and_a_task(env: Env) -> None:
+    headers = {"idempotency-key": "k2"}
+    task_id = env.create(headers=headers)["task"]["taskId"]
+    env.invoker.run_tasks(env.store)
+    env.p.rpc("tasks/get", {"taskId": task_id})
+    plain = body(env.p.post(message("tools/call", {"name": "fake_long", "arguments": {"text": "hi"}}), headers))
+    assert plain["result"]["isError"] and plain["result"]["structuredContent"]["task_id"] == task_id
+    assert plain["result"]["structuredContent"]["code"] == "idempotency_conflict"
+
+    sync_headers = {"idempotency-key": "k3"}
+    first = body(env.p.post(message("tools/call", {"name": "fake_long", "arguments": {"text": "hi"}}), sync_headers))
+    again = env.create(headers=sync_headers)
+    assert again["structuredContent"] == first["result"]["structuredContent"], "the plain call's result, replayed"
+    assert env.balance == 100 - 2 * PRICE
+
+
 # -- 2026-07-28 extension
 
 

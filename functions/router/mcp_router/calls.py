@@ -111,7 +111,7 @@ class ToolCaller:
     def _run(self, spec: ToolSpec, ctx: CallContext, raw_arguments: Any) -> tuple[ServiceReply, int]:
         reserved = self.reserve(spec, ctx, raw_arguments, deadline=ctx.deadline)
         if isinstance(reserved, Replay):
-            return _replayed(reserved), 0
+            return replayed(reserved), 0
         if isinstance(reserved, ServiceReply):
             return reserved, 0
         reply = self._invoke(spec, reserved.request, ctx.deadline)
@@ -241,11 +241,20 @@ class Reserved:
     record: CallRecord | None
 
 
-def _replayed(replay: Replay) -> ServiceReply:
+def replayed(replay: Replay) -> ServiceReply:
+    """What a replayed call answers: its stored result, or why there is none to give."""
     if replay.result is None:
         return _error_reply(
             "this call already completed and was charged; its result was too large to keep for replay",
             ErrorCode.IDEMPOTENCY_CONFLICT,
+        )
+    if "task_id" in replay.result:
+        # The key started a durable task (a task's call stores only its id): its result is the task's.
+        return _error_reply(
+            f"this Idempotency-Key started task {replay.result['task_id']}; read its result with tasks/get "
+            "(or tasks/result), or send a new key for a new call",
+            ErrorCode.IDEMPOTENCY_CONFLICT,
+            task_id=replay.result["task_id"],
         )
     return ServiceReply.model_validate(replay.result)
 

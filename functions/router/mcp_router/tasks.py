@@ -21,7 +21,7 @@ from mcp_platform.observability import logger
 from mcp_platform.tasks.failure import call_of, charge_record, fail_task, refund_task, unreplied_result
 from mcp_platform.tasks.model import TaskRecord, TaskStatus, new_task_id
 from mcp_platform.tasks.sweep import NEVER_REPORTED
-from mcp_router.calls import with_credits
+from mcp_router.calls import replayed, with_credits
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -65,7 +65,9 @@ class Tasks:
         reserved = self._caller.reserve(spec, ctx, arguments, deadline=deadline, origin="task", request_id=task_id)
         if isinstance(reserved, Replay):
             # The same Idempotency-Key, tool and arguments: the task it created, running or done, not a new one.
-            previous = reserved.result and self._store.get(str(reserved.result.get("task_id")))
+            if reserved.result is None or "task_id" not in reserved.result:
+                return tool_result(replayed(reserved))  # the key's first use was a plain call: its result
+            previous = self._store.get(str(reserved.result["task_id"]))
             if previous and previous.account_id == ctx.principal.account_id:
                 return self.conclude(previous)
             return self._unstarted(None, f"{spec.name}: the task this Idempotency-Key started is gone; send a new key")
