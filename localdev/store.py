@@ -1,4 +1,4 @@
-"""Create the template's DynamoDB tables on the current endpoint (moto here, never AWS)."""
+"""Create the template's tables, buckets and sender identity on the current endpoint (moto here, never AWS)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,12 @@ def create_buckets(client: Any = None) -> list[str]:
     for name in names:
         s3.create_bucket(Bucket=name)
     return names
+
+
+def create_sender_identity(address: str, client: Any = None) -> None:
+    """Verify the address email_send sends from (in AWS the operator verifies it in SES)."""
+    if address:
+        (client or boto3.client("sesv2")).create_email_identity(EmailIdentity=address)
 
 
 def create_tables(client: Any = None) -> list[str]:

@@ -20,11 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "template.yaml"
 
 
-class _CfnLoader(yaml.SafeLoader):
+class CfnLoader(yaml.SafeLoader):
     """SafeLoader that keeps CloudFormation short-form tags (`!Ref X` → `{"Ref": X}`)."""
 
 
-def _cfn_tag(loader: _CfnLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
+def _cfn_tag(loader: CfnLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
     name = "Ref" if suffix == "Ref" else f"Fn::{suffix}"
     if isinstance(node, yaml.ScalarNode):
         value: Any = loader.construct_scalar(node)
@@ -37,7 +37,7 @@ def _cfn_tag(loader: _CfnLoader, suffix: str, node: yaml.Node) -> dict[str, Any]
     return {name: value}
 
 
-_CfnLoader.add_multi_constructor("!", _cfn_tag)
+CfnLoader.add_multi_constructor("!", _cfn_tag)
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class FunctionWiring:
 
 @cache
 def load_template(path: Path = TEMPLATE) -> dict[str, Any]:
-    return yaml.load(path.read_text(), Loader=_CfnLoader)
+    return yaml.load(path.read_text(), Loader=CfnLoader)
 
 
 def functions(path: Path = TEMPLATE) -> list[FunctionWiring]:
@@ -78,12 +78,18 @@ def functions(path: Path = TEMPLATE) -> list[FunctionWiring]:
         if resource["Type"] != "AWS::Serverless::Function":
             continue
         props = resource["Properties"]
+        service = props["Tags"]["service"]
+        if props.get("PackageType") == "Image":
+            # A container image copies functions/<service>/ beside the common layer (its Dockerfile).
+            code_dir, handler = ROOT / "functions" / service, props["ImageConfig"]["Command"][0]
+        else:
+            code_dir, handler = ROOT / props["CodeUri"], props["Handler"]
         out.append(
             FunctionWiring(
                 logical_id=logical_id,
-                service=props["Tags"]["service"],
-                code_dir=(ROOT / props["CodeUri"]).resolve(),
-                handler=props["Handler"],
+                service=service,
+                code_dir=code_dir.resolve(),
+                handler=handler,
                 environment=props.get("Environment", {}).get("Variables", {}),
             )
         )

@@ -29,6 +29,18 @@ def client(service: str) -> Any:
     return session().create_client(service)
 
 
+def renew() -> None:
+    """Forget the container's session, credentials and clients; keep the loaded service models.
+
+    For a process resumed from a snapshot (SnapStart): clients made afterwards resolve
+    credentials and open connections anew, without parsing the models again.
+    """
+    loader = session().get_component("data_loader")
+    session.cache_clear()
+    client.cache_clear()
+    session().register_component("data_loader", loader)
+
+
 def configured_client(service: str, config: Config) -> Any:
     """A client with its own settings (timeouts, retries, addressing), from the shared session; not cached."""
     return session().create_client(service, config=config)

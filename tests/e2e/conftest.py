@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import httpx
 import pytest
 
+from email_support import LoopbackDns
 from mcp_platform.auth.keys import generate_key
 
 if TYPE_CHECKING:
@@ -48,7 +49,14 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def local_server() -> Iterator[LocalServer]:
+def loopback_dns() -> Iterator[LoopbackDns]:
+    """The email tools' DNS: a loopback server with the test zones (tests/email_support.py)."""
+    with LoopbackDns() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def local_server(loopback_dns: LoopbackDns) -> Iterator[LocalServer]:
     port, aws_port, key = _free_port(), _free_port(), generate_key()
     env = {
         **os.environ,
@@ -58,6 +66,7 @@ def local_server() -> Iterator[LocalServer]:
         "DEV_CREDITS": "100000",
         "RATE_LIMIT_PER_MINUTE": "100000",
         "SSRF_ALLOW_LOOPBACK": "1",
+        "DNS_NAMESERVERS": loopback_dns.address,
     }
     # A developer's shell may carry real endpoints or provider keys: the suite runs without them.
     for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN", "SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"):

@@ -9,11 +9,13 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from tests.support.local_store import fresh_account, local_admin
+
 pytestmark = pytest.mark.e2e
 
 
-def _with_bearer(server, mode: str = "auto") -> Client:
-    http = create_mcp_http_client(headers={"Authorization": f"Bearer {server.api_key}"})
+def _with_bearer(server, mode: str = "auto", key: str | None = None) -> Client:
+    http = create_mcp_http_client(headers={"Authorization": f"Bearer {key or server.api_key}"})
     return Client(streamable_http_client(server.url, http_client=http), mode=mode)
 
 
@@ -54,7 +56,7 @@ async def test_bad_arguments_are_an_error_result_naming_the_field(local_server, 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_resources_docs_and_balance(local_server, mode: str) -> None:
+async def test_resources_and_docs(local_server, mode: str) -> None:
     async with _with_bearer(local_server, mode=mode) as client:
         listed = await client.list_resources()
         uris = {str(r.uri) for r in listed.resources}
@@ -63,12 +65,18 @@ async def test_resources_docs_and_balance(local_server, mode: str) -> None:
         assert "hello_ping" in catalog.contents[0].text
         payload = await client.read_resource("docs://hello/payload")
         assert "## `hello_ping`" in payload.contents[0].text
-        balance = json.loads((await client.read_resource("credits://balance")).contents[0].text)
-        assert balance["balance"] > 0
-        # The session's account has been billed by other tests: the newest 20 entries, newest first.
-        entries = balance["entries"]
-        assert 0 < len(entries) <= 20
-        assert {e["kind"] for e in entries} <= {"grant", "charge", "refund"}
-        assert [e["entry_id"] for e in entries] == sorted((e["entry_id"] for e in entries), reverse=True)
         templates = await client.list_resource_templates()
         assert templates.resource_templates[0].uri_template == "docs://{service}/payload"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_balance_of_an_account_of_its_own(local_server, mode: str) -> None:
+    """A fresh account: what earlier tests charged to the shared dev account cannot matter."""
+    account_id, key = fresh_account(local_server.aws_endpoint, frozenset({"hello"}), 37)
+    async with _with_bearer(local_server, mode=mode, key=key) as client:
+        await client.call_tool("hello_ping", {})  # free: no ledger entry
+        balance = json.loads((await client.read_resource("credits://balance")).contents[0].text)
+    assert balance["balance"] == 37
+    assert [(e["kind"], e["amount"]) for e in balance["entries"]] == [("grant", 37)]
+    assert local_admin(local_server.aws_endpoint).show(account_id)["balance"] == 37

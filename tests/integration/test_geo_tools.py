@@ -315,9 +315,13 @@ def test_nearby_prefilters_and_sorts_by_distance(ok) -> None:
 
 
 def test_nearby_across_the_antimeridian(ok) -> None:
-    out = ok("geo_nearby", latitude=-17.8, longitude=179.9, radius_km=300, entity_type="city")
-    assert any(e["longitude"] > 0 for e in out["results"])  # Fiji straddles 180°
-    assert all(e["distance_km"] <= 300 for e in out["results"])
+    # West of 180° with every town east of it: only a search that wraps around finds Labasa (179.36° E).
+    out = ok("geo_nearby", latitude=-17.8, longitude=-179.9, radius_km=300, entity_type="city")
+    labasa = next(e for e in out["results"] if e["name"] == "Labasa")
+    assert 179.0 < labasa["longitude"] < 180.0
+    assert 140 < labasa["distance_km"] < 175  # haversine across 180°, not around the globe
+    distances = [e["distance_km"] for e in out["results"]]
+    assert distances == sorted(distances) and max(distances) <= 300
 
 
 def test_nearby_errors() -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import base64
 import io
-from typing import Any
+import sys
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
@@ -12,6 +14,9 @@ from pypdf import PdfReader, PdfWriter
 
 from pdf_service.app import app
 from staging_support import BUCKET, staging_bucket  # noqa: F401 - fixture
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 pytestmark = pytest.mark.usefixtures("staging_bucket")
 
@@ -96,10 +101,39 @@ def test_landscape_letter() -> None:
     assert widths(stored(made["file"])) == [pytest.approx(792.0)]
 
 
+_RECORDERS: list[list[str]] = []
+
+
+def _record_opens(event: str, args: tuple[Any, ...]) -> None:
+    if _RECORDERS and event in ("open", "urllib.Request", "os.listdir") and args:
+        for paths in _RECORDERS:
+            paths.append(str(args[0]))
+
+
+sys.addaudithook(_record_opens)  # audit hooks stay for the process: this one records only inside `opened_paths`
+
+
+@contextmanager
+def opened_paths() -> Iterator[list[str]]:
+    """Every file this process opens or lists, and every URL it requests through urllib, meanwhile."""
+    paths: list[str] = []
+    _RECORDERS.append(paths)
+    try:
+        yield paths
+    finally:
+        _RECORDERS.remove(paths)
+
+
 def test_images_and_html_are_not_rendered() -> None:
-    made = call("pdf_from_markdown", markdown='![x](file:///etc/passwd) <img src="/etc/passwd">')
-    text = PdfReader(io.BytesIO(stored(made["file"]))).pages[0].extract_text()
-    assert "<img" in text  # shown as text, not loaded
+    with opened_paths() as opened:
+        made = call("pdf_from_markdown", markdown='![x](file:///etc/passwd) <img src="/etc/passwd">')
+    assert opened, "the audit hook saw nothing: it is not recording"
+    assert not [path for path in opened if "passwd" in path]  # neither opened nor fetched as a URL
+    page = PdfReader(io.BytesIO(stored(made["file"]))).pages[0]
+    assert len(page.images) == 0
+    xobjects = page["/Resources"].get_object().get("/XObject", {})
+    assert not [n for n, x in xobjects.items() if x.get_object().get("/Subtype") == "/Image"]
+    assert "<img" in page.extract_text()  # shown as text, not loaded
 
 
 def test_merge_keeps_order_and_page_count(validate_output) -> None:

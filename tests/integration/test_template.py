@@ -8,6 +8,7 @@ beside it, and invoked with its sample event from `events/`.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import subprocess
@@ -50,6 +51,43 @@ def test_service_functions_are_private_and_named_for_the_router() -> None:
         assert "Events" not in props, f"{wiring.logical_id} must be reachable only through the router"
         assert props["FunctionName"] == {"Fn::Sub": f"${{AWS::StackName}}-svc-{wiring.service}"}
         assert props["Tags"]["service"] == wiring.service
+
+
+def _transformed() -> dict:
+    """The template after the SAM transform (as CloudFormation receives it), code locations stubbed."""
+    from samtranslator.translator.transform import transform
+
+    doc = copy.deepcopy(template.load_template())  # cached and shared; the transform consumes its input
+    for resource in doc["Resources"].values():
+        props = resource.get("Properties", {})
+        for uri in ("CodeUri", "ContentUri"):
+            if uri in props:
+                props[uri] = "s3://bucket/code.zip"
+
+    class NoManagedPolicies:
+        def load(self) -> dict:
+            return {}
+
+    return transform(doc, {}, NoManagedPolicies())
+
+
+def test_router_uses_snapstart_and_the_api_calls_its_alias(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cold starts resume from a snapshot only when a published version is invoked: the API must call the alias."""
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    resources = _transformed()["Resources"]
+    assert resources["RouterFunction"]["Properties"]["SnapStart"] == {"ApplyOn": "PublishedVersions"}
+    alias = resources["RouterFunctionAliaslive"]["Properties"]
+    assert alias["FunctionVersion"]["Fn::GetAtt"][0].startswith("RouterFunctionVersion")
+    (api,) = [r for r in resources.values() if r["Type"] == "AWS::ApiGatewayV2::Api"]
+    uris = [
+        op["x-amazon-apigateway-integration"]["uri"]["Fn::Sub"]
+        for ops in api["Properties"]["Body"]["paths"].values()
+        for op in ops.values()
+    ]
+    assert len(uris) == 5
+    assert all("${RouterFunctionAliaslive}" in uri for uri in uris), uris
+    permissions = [r["Properties"] for r in resources.values() if r["Type"] == "AWS::Lambda::Permission"]
+    assert permissions and all(p["FunctionName"] == {"Ref": "RouterFunctionAliaslive"} for p in permissions)
 
 
 def _invoke(wiring: template.FunctionWiring, event: Path) -> object:

@@ -223,12 +223,21 @@ def test_over_the_rate_is_429_with_retry_after() -> None:
     plat = platform(settings=RouterSettings(rate_limit_per_minute=2), clock=clock)
     assert plat.post(PING).status == 200
     assert plat.post(PING).status == 200
-    response = plat.post(PING)
-    assert_rpc_error(response, 429, TRANSPORT_ERROR)
+    response = plat.post(message("ping", rpc_id="over-7"))
+    assert_rpc_error(response, 429, TRANSPORT_ERROR, rpc_id="over-7")
     assert response.headers["x-ratelimit-reset"] == "6060"
     assert response.headers["retry-after"] == "45"
     assert response.headers["x-ratelimit-limit"] == "2"
     assert response.headers["x-ratelimit-remaining"] == "0"
+
+
+@pytest.mark.parametrize(
+    "raw", [b"{not json", b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]', b'{"jsonrpc":"2.0","id":[1],"method":"ping"}']
+)
+def test_a_rate_limited_body_without_one_readable_id_answers_id_null(raw: bytes) -> None:
+    plat = platform(settings=RouterSettings(rate_limit_per_minute=1))
+    assert plat.post(PING).status == 200
+    assert_rpc_error(plat.post(raw), 429, TRANSPORT_ERROR, rpc_id=None)
 
 
 def test_an_accounts_own_rate_limit_overrides_the_default() -> None:
@@ -237,7 +246,7 @@ def test_an_accounts_own_rate_limit_overrides_the_default() -> None:
     slow_key = plat.admin.issue_key("acct_slow")
     assert plat.post(PING).headers["x-ratelimit-limit"] == "100"
     assert plat.post(PING, key=slow_key).headers["x-ratelimit-limit"] == "1"
-    assert_rpc_error(plat.post(PING, key=slow_key), 429, TRANSPORT_ERROR)
+    assert_rpc_error(plat.post(PING, key=slow_key), 429, TRANSPORT_ERROR, rpc_id=1)
     assert plat.post(PING).status == 200
 
 

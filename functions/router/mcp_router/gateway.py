@@ -151,6 +151,7 @@ class Gateway:
             return HttpResponse.rpc_error(
                 429,
                 JsonRpcError(TRANSPORT_ERROR, f"Too Many Requests: {limit} per minute; retry after the window resets"),
+                _readable_id(request.body),
                 headers={**rate_headers, "retry-after": str(decision.retry_after(self._deps.clock()))},
             )
         try:
@@ -228,6 +229,14 @@ class Gateway:
         except JsonRpcError as exc:
             status = MODERN_HTTP_STATUS.get(exc.code, 200) if ex.modern else 200
             return failure(ex.rpc_id, exc), status
+
+
+def _readable_id(body: bytes) -> Any:
+    """The id of a single JSON-RPC message in `body`, or None (unparsable body, batch, no valid id)."""
+    try:
+        return _request_id_of(orjson.loads(body))
+    except orjson.JSONDecodeError:
+        return None
 
 
 def _member_scope(header: str | None, rpc_id: Any) -> str | None:

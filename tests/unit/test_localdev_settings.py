@@ -1,0 +1,32 @@
+"""`make dev` refuses unusable settings with one line saying what is expected, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        ("DEV_API_KEY", "not-a-key", "DEV_API_KEY is malformed: a key is mcp_ followed by 43 URL-safe characters"),
+        ("DEV_API_KEY", "mcp_" + "a" * 42 + "!", "DEV_API_KEY is malformed"),
+        ("PORT", "30o0", "PORT must be a whole number, not '30o0'"),
+    ],
+)
+def test_a_malformed_setting_is_one_line_and_exit_2(name: str, value: str, expected: str) -> None:
+    env = {**os.environ, name: value}
+    done = subprocess.run(
+        [sys.executable, "-m", "localdev"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("make dev: ") and expected in lines[0]
