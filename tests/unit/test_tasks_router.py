@@ -83,7 +83,8 @@ def test_capabilities_and_tools_list_say_which_tools_run_as_tasks(env: Env) -> N
 
 def test_the_real_registry_declares_the_long_tools_task_capable(registry: Any) -> None:
     support = {spec.name: spec.task_support for spec in registry}
-    assert support["research_brief"] == support["compare_options"] == support["docs_extract"] == "optional"
+    long_tools = ("research_brief", "compare_options", "docs_extract", "shot_capture")
+    assert {support[name] for name in long_tools} == {"optional"}
     assert support["hello_ping"] == support["source_lookup"] == "forbidden"
 
 
