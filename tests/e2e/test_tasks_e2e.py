@@ -166,7 +166,13 @@ def second_router(local_server: LocalServer) -> Iterator[str]:
 @pytest.mark.anyio
 async def test_legacy_create_poll_result_and_a_plain_call(local_server: LocalServer, site: LocalSite) -> None:
     async with _legacy(local_server) as client:
-        listed = {t.name: t for t in (await client.list_tools()).tools}
+        listed: dict[str, types.Tool] = {}
+        cursor = None
+        while True:  # every page: the catalogue is longer than one
+            page = await client.list_tools(cursor=cursor)
+            listed.update({t.name: t for t in page.tools})
+            if (cursor := page.next_cursor) is None:
+                break
         assert listed["docs_extract"].execution.task_support == "optional"  # type: ignore[union-attr]
         assert listed["research_brief"].execution.task_support == "optional"  # type: ignore[union-attr]
         caps = client.session.server_capabilities
