@@ -74,6 +74,11 @@ class LocalPlatform:
             "EMAIL_FROM": LOCAL_SENDER,
             "EMAIL_SUPPRESSION_CHECK": "off",
             "SHOT_BROWSER_PATH": LOCAL_CHROMIUM,  # Debian's chromium (make chromium); Lambda uses Playwright's build
+            # The offline engines: espeak-ng, pocketsphinx and RapidOCR; moto has no Polly voices or Rekognition.
+            "TTS_ENGINE": "espeak",
+            "WHISPER_ENGINE": "pocketsphinx",
+            "VISION_OCR_ENGINE": "rapidocr",
+            "VISION_LABELS_ENGINE": "none",
         }
         for name, value in defaults.items():
             env.setdefault(name, value)

@@ -44,8 +44,8 @@ class Recording:
         self.pages: dict[str, dict[str, Any]] = {}
         self.llm: list[str] = []
 
-    def search(self, query: str, num: int) -> list[SearchHit]:
-        hits = self.live.searcher.search(query, num)
+    def search(self, query: str, num: int, timeout: float) -> list[SearchHit]:
+        hits = self.live.searcher.search(query, num, timeout)
         self.searches[query] = [asdict(hit) for hit in hits]
         return hits
 

@@ -76,3 +76,27 @@ def validate_output(registry: Registry):
         return structured
 
     return check
+
+
+@pytest.fixture(scope="session")
+def recorded_apis_server() -> Iterator[Any]:
+    """One loopback server for the session answering every backend API from tests/fixtures recordings."""
+    from tests.support.recorded_apis import RecordedApis
+
+    with RecordedApis() as server:
+        yield server
+
+
+@pytest.fixture
+def recorded_apis(recorded_apis_server: Any, aws: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The backend base URLs pointed at the recordings server, the DynamoDB cache table (moto),
+    fresh per-container clients, and request counts from zero."""
+    from mcp_platform.backends import reset_clients
+
+    for name, value in recorded_apis_server.environment().items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("BACKEND_CACHE_TABLE", "BackendCacheTable")
+    reset_clients()
+    recorded_apis_server.reset()
+    yield recorded_apis_server
+    reset_clients()

@@ -79,7 +79,14 @@ _SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
     (b"BM", 0, "image/bmp"),
     (b"%PDF-", 0, "application/pdf"),
     (b"PK\x03\x04", 0, "application/zip"),
+    (b"ID3", 0, "audio/mpeg"),
+    (b"\xff\xfb", 0, "audio/mpeg"),
+    (b"\xff\xf3", 0, "audio/mpeg"),
+    (b"OggS", 0, "audio/ogg"),
+    (b"fLaC", 0, "audio/flac"),
+    (b"\x1aE\xdf\xa3", 0, "video/webm"),
 )
+_RIFF = {b"WEBP": "image/webp", b"WAVE": "audio/wav"}
 _HEIF_BRANDS = {b"heic": "image/heic", b"heix": "image/heic", b"mif1": "image/heif", b"avif": "image/avif"}
 
 
@@ -88,8 +95,10 @@ def sniff_media_type(data: bytes) -> str | None:
     for magic, offset, media_type in _SIGNATURES:
         if data[offset : offset + len(magic)] == magic:
             return media_type
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
+    if data[:4] == b"RIFF" and data[8:12] in _RIFF:
+        return _RIFF[data[8:12]]
+    if data[4:8] == b"ftyp" and data[8:11] == b"M4A":
+        return "audio/mp4"
     if data[4:8] == b"ftyp":
         return _HEIF_BRANDS.get(data[8:12])
     return None

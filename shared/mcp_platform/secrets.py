@@ -22,9 +22,11 @@ _SECRETS_MANAGER = "secretsmanager:"
 class MissingSettingError(ToolError):
     """A required setting (environment variable) is not set; code `provider_not_configured`."""
 
-    def __init__(self, setting: str, what: str) -> None:
+    def __init__(
+        self, setting: str, what: str, *, holds: str = "the SSM parameter (or 'secretsmanager:<id>') holding it"
+    ) -> None:
         super().__init__(
-            f"{what} is not configured: set {setting} to the SSM parameter (or 'secretsmanager:<id>') holding it",
+            f"{what} is not configured: set {setting} to {holds}",
             NOT_CONFIGURED,
             missing_setting=setting,
         )

@@ -134,6 +134,10 @@ class StagingStore:
         )
         return obj
 
+    def key_of(self, account_id: str, staging_id: str) -> str:
+        """The object key of a staged file, for AWS services that read it from S3 themselves (Transcribe)."""
+        return _key(account_id, staging_id)
+
     def presign_put(
         self, account_id: str, size: int, media_type: str, *, filename: str | None, ttl_s: int
     ) -> tuple[StagedObject, str, dict[str, str]]:

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,7 +26,19 @@ from mcp_platform.auth.keys import generate_key
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from tests.support.recorded_apis import RecordedApis
+
 ROOT = Path(__file__).resolve().parents[2]
+BACKEND_SETTINGS = (
+    "SEARCH_PROVIDER",
+    "SEARCH_BASE_URL",
+    "SEARCH_API_KEY_PARAMETER",
+    "LLM_PROVIDER",
+    "LLM_MODEL",
+    "LLM_BASE_URL",
+    "LLM_API_KEY_PARAMETER",
+    "GEMINI_API_KEY_PARAMETER",
+)
 
 
 @dataclass(frozen=True)
@@ -48,37 +61,33 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def loopback_dns() -> Iterator[LoopbackDns]:
-    """The email tools' DNS: a loopback server with the test zones (tests/email_support.py)."""
-    with LoopbackDns() as server:
-        yield server
-
-
-@pytest.fixture(scope="session")
-def local_server(loopback_dns: LoopbackDns) -> Iterator[LocalServer]:
+@contextmanager
+def running_local_server(settings: dict[str, str], log_name: str = ".e2e-server.log") -> Iterator[LocalServer]:
+    """`python -m localdev` on free loopback ports with `settings` on top of the test environment."""
     port, aws_port, key = _free_port(), _free_port(), generate_key()
-    env = {
-        **os.environ,
-        "PORT": str(port),
-        "LOCAL_AWS_PORT": str(aws_port),
-        "DEV_API_KEY": key,
-        "DEV_CREDITS": "100000",
-        "RATE_LIMIT_PER_MINUTE": "100000",
-        "SSRF_ALLOW_LOOPBACK": "1",
-        "DNS_NAMESERVERS": loopback_dns.address,
-    }
+    env = {**os.environ}
     # A developer's shell may carry real endpoints or provider keys: the suite runs without them.
-    for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN", "SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"):
+    for name in ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN", *BACKEND_SETTINGS):
         env.pop(name, None)
-    log = open(ROOT / ".e2e-server.log", "w")
+    env.update(
+        {
+            **settings,
+            "PORT": str(port),
+            "LOCAL_AWS_PORT": str(aws_port),
+            "DEV_API_KEY": key,
+            "DEV_CREDITS": "100000",
+            "RATE_LIMIT_PER_MINUTE": "100000",
+            "SSRF_ALLOW_LOOPBACK": "1",
+        }
+    )
+    log = open(ROOT / log_name, "w")
     proc = subprocess.Popen([sys.executable, "-m", "localdev"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"local server exited: {(ROOT / '.e2e-server.log').read_text()[-2000:]}")
+                raise RuntimeError(f"local server exited: {(ROOT / log_name).read_text()[-2000:]}")
             try:
                 if httpx.get(f"{base}/health", timeout=1).status_code == 200:
                     break
@@ -95,3 +104,19 @@ def local_server(loopback_dns: LoopbackDns) -> Iterator[LocalServer]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def loopback_dns() -> Iterator[LoopbackDns]:
+    """The email tools' DNS: a loopback server with the test zones (tests/email_support.py)."""
+    with LoopbackDns() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def local_server(recorded_apis_server: RecordedApis, loopback_dns: LoopbackDns) -> Iterator[LocalServer]:
+    # Every configured backend API (PubChem, RxNav, ...) answers from recordings on loopback, and the
+    # email tools' DNS from the test zones.
+    settings = {**recorded_apis_server.environment(), "DNS_NAMESERVERS": loopback_dns.address}
+    with running_local_server(settings) as server:
+        yield server

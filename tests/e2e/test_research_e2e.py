@@ -31,7 +31,13 @@ def _session(local_server: Any) -> Client:
 def test_research_tools_end_to_end(local_server: Any) -> None:
     async def scenario() -> None:
         async with _session(local_server) as client:
-            names = {tool.name for tool in (await client.list_tools()).tools}
+            names: set[str] = set()
+            cursor = None
+            while True:  # tools/list is paged: more services push research onto a later page
+                page = await client.list_tools(cursor=cursor)
+                names |= {tool.name for tool in page.tools}
+                if (cursor := page.next_cursor) is None:
+                    break
             assert {"research_brief", "source_lookup", "credits"} <= names
             assert "compare_options" not in names  # preview tools are off by default
 

@@ -151,7 +151,7 @@ def test_unreachable_url_is_an_upstream_error(monkeypatch: pytest.MonkeyPatch) -
     with pytest.raises(ToolError) as info:
         Args(image="http://127.0.0.1:9/a.png").image.load(CTX)
     assert info.value.code == "upstream_unavailable"
-    assert info.value.message.startswith("image: could not fetch http://127.0.0.1:9/a.png")
+    assert info.value.message.startswith("image: http://127.0.0.1:9/a.png is unreachable (ConnectError)")
 
 
 _WITHOUT_WEB_LAYER = """

@@ -245,6 +245,27 @@ def test_credits_without_a_balance_says_null(validate_output: Any) -> None:
     assert out["balance_cents"] is None and out["balance_usd"] is None
 
 
+def test_credits_says_whether_research_is_live_and_what_is_missing(
+    validate_output: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER", "LLM_PROVIDER", "SEARCH_PROVIDER"):
+        monkeypatch.delenv(name, raising=False)
+    research = ok("credits", call("credits"), validate_output)["research"]
+    assert research["mode"] == "recorded"
+    assert research["missing"] == ["SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"]
+    for name, value in {"SEARCH_PROVIDER": "searxng", "SEARCH_BASE_URL": "http://127.0.0.1:8888"}.items():
+        monkeypatch.setenv(name, value)
+    for name, value in {
+        "LLM_PROVIDER": "openai",
+        "LLM_BASE_URL": "http://127.0.0.1:11434/v1",
+        "LLM_MODEL": "qwen",
+    }.items():
+        monkeypatch.setenv(name, value)
+    research = ok("credits", call("credits"), validate_output)["research"]
+    assert research["mode"] == "live" and research["missing"] == []
+    assert (research["search"]["provider"], research["llm"]["model"]) == ("searxng", "qwen")
+
+
 def test_credits_rejects_arguments() -> None:
     out = call("credits", extra=1).structured_content
     assert out["code"] == "invalid_arguments" and "extra" in out["error"]

@@ -118,13 +118,20 @@ def test_brave_is_selectable(
 
 
 @pytest.mark.parametrize(
-    ("status", "code"), [(401, "upstream_unavailable"), (429, "rate_limited"), (502, "upstream_unavailable")]
+    ("status", "words", "attempts"),
+    [
+        (401, "refused our credentials (HTTP 401); check the API key in the parameter named by SEARCH_API_KEY", 1),
+        (429, "is rate-limiting our requests (HTTP 429)", 3),  # retried within the deadline first
+        (502, "is failing (HTTP 502)", 1),
+    ],
 )
-def test_provider_errors_are_results(configured: respx.MockRouter, status: int, code: str) -> None:
-    configured.post(f"{SERPER}/search").respond(status)
+def test_provider_errors_are_results(configured: respx.MockRouter, status: int, words: str, attempts: int) -> None:
+    route = configured.post(f"{SERPER}/search").respond(status)
     out = call("search_web", q="anything")
-    assert out["is_error"] is True and out["code"] == code
-    assert "search-secret" not in out["error"]
+    assert (
+        out["is_error"] is True and out["code"] == "upstream_unavailable" and out["backend"] == "search provider serper"
+    )
+    assert words in out["error"] and "search-secret" not in out["error"] and route.call_count == attempts
 
 
 def test_provider_unreachable(configured: respx.MockRouter) -> None:
@@ -190,6 +197,7 @@ def test_summary_with_gemini_treats_the_page_as_data(
     route = configured.post(GEMINI).respond(json=fixture("gemini_generate.json"))
     out = validate_output("search_fetch_summary", call("search_fetch_summary", url=site.url("/a"), focus="guards"))
     assert out["lang"] == "en" and out["summary"].startswith("- The page explains") and out["cached"] is False
+    assert out["usage"] == {"input_tokens": 412, "output_tokens": 38}  # the provider's own counts
     body = json.loads(route.calls.last.request.content)
     assert route.calls.last.request.headers["x-goog-api-key"] == "gemini-secret"
     system = body["systemInstruction"]["parts"][0]["text"]
@@ -230,18 +238,19 @@ def test_summary_with_bedrock_converse(
     }
     stubber.add_response("converse", fixture("bedrock_converse.json"), expected)
     monkeypatch.setattr(
-        pages, "llm_from_env", lambda: BedrockClient(model_id="amazon.nova-lite-v1:0", boto3_client=client)
+        pages, "llm_from_env", lambda timeout=None: BedrockClient(model_id="amazon.nova-lite-v1:0", boto3_client=client)
     )
     with stubber:
         out = validate_output("search_fetch_summary", call("search_fetch_summary", url=site.url("/a"), lang="hu"))
     stubber.assert_no_pending_responses()
     assert out["summary"].startswith("Az oldal") and out["model"] == "bedrock/amazon.nova-lite-v1:0"
+    assert out["usage"] == {"input_tokens": 420, "output_tokens": 30}
 
 
-def test_bedrock_throttling_is_rate_limited() -> None:
+def test_bedrock_throttling_is_upstream_unavailable() -> None:
     client = boto3.client("bedrock-runtime", region_name="us-east-1")
     stubber = Stubber(client)
     stubber.add_client_error("converse", service_error_code="ThrottlingException", http_status_code=429)
     with stubber, pytest.raises(ToolError) as info:
         BedrockClient(model_id="m", boto3_client=client).complete(system="s", user="u")
-    assert info.value.code == "rate_limited"
+    assert info.value.code == "upstream_unavailable" and "Bedrock is throttling" in info.value.message

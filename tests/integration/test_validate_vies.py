@@ -27,7 +27,7 @@ def live(number: str, **extra: Any) -> dict[str, Any]:
 
 @respx.mock
 def test_registered_number(validate_output) -> None:
-    route = respx.post(vies.VIES_URL).respond(200, json=fixture("vies_valid_named.json"))
+    route = respx.post(vies.endpoint()).respond(200, json=fixture("vies_valid_named.json"))
     out = validate_output("validate_vat", live("IE 6388047V"))
     assert out["valid"] is True
     assert out["live"] == {
@@ -42,7 +42,7 @@ def test_registered_number(validate_output) -> None:
 
 @respx.mock
 def test_unpublished_name_is_absent_not_dashes(validate_output) -> None:
-    respx.post(vies.VIES_URL).respond(200, json=fixture("vies_valid.json"))
+    respx.post(vies.endpoint()).respond(200, json=fixture("vies_valid.json"))
     out = validate_output("validate_vat", live("DE136695976"))
     assert out["live"]["status"] == "valid"
     assert "name" not in out["live"] and "address" not in out["live"]
@@ -50,14 +50,14 @@ def test_unpublished_name_is_absent_not_dashes(validate_output) -> None:
 
 @respx.mock
 def test_unregistered_number_is_invalid_live(validate_output) -> None:
-    respx.post(vies.VIES_URL).respond(200, json=fixture("vies_invalid.json"))
+    respx.post(vies.endpoint()).respond(200, json=fixture("vies_invalid.json"))
     out = validate_output("validate_vat", live("DE136695976"))
     assert (out["valid"], out["live"]["status"]) == (True, "invalid")
 
 
 @respx.mock
 def test_greece_is_asked_as_el() -> None:
-    route = respx.post(vies.VIES_URL).respond(200, json=fixture("vies_invalid.json"))
+    route = respx.post(vies.endpoint()).respond(200, json=fixture("vies_invalid.json"))
     live("094259216", country="GR")
     assert json.loads(route.calls.last.request.content)["countryCode"] == "EL"
 
@@ -65,7 +65,7 @@ def test_greece_is_asked_as_el() -> None:
 @pytest.mark.parametrize("status_code", [200, 500])
 @respx.mock
 def test_member_state_down_is_unavailable_not_invalid(validate_output, status_code: int) -> None:
-    respx.post(vies.VIES_URL).respond(status_code, json=fixture("vies_ms_unavailable.json"))
+    respx.post(vies.endpoint()).respond(status_code, json=fixture("vies_ms_unavailable.json"))
     out = validate_output("validate_vat", live("DE136695976"))
     assert out["valid"] is True
     assert out["live"] == {"status": "unavailable", "source": "EU VIES", "detail": "MS_UNAVAILABLE"}
@@ -73,33 +73,48 @@ def test_member_state_down_is_unavailable_not_invalid(validate_output, status_co
 
 @respx.mock
 def test_vies_rejecting_the_input_is_invalid_live() -> None:
-    respx.post(vies.VIES_URL).respond(400, json=fixture("vies_invalid_input.json"))
+    respx.post(vies.endpoint()).respond(400, json=fixture("vies_invalid_input.json"))
     assert live("DE136695976")["live"] == {"status": "invalid", "source": "EU VIES", "detail": "INVALID_INPUT"}
 
 
 @respx.mock
 def test_format_invalid_numbers_are_not_sent() -> None:
-    route = respx.post(vies.VIES_URL).respond(200, json=fixture("vies_valid.json"))
+    route = respx.post(vies.endpoint()).respond(200, json=fixture("vies_valid.json"))
     out = live("DE136695975")
     assert (out["valid"], out["live"]["status"]) == (False, "not_checked")
     assert not route.called
 
 
 @pytest.mark.parametrize(
-    ("side_effect", "code", "message"),
+    ("side_effect", "message"),
     [
-        (httpx.ConnectError("refused"), "upstream_unavailable", "EU VIES is unreachable (ConnectError)"),
-        (httpx.ReadTimeout("slow"), "upstream_unavailable", "EU VIES did not answer within"),
-        (httpx.Response(429), "rate_limited", "EU VIES is rate-limiting"),
-        (httpx.Response(503, text="<html>maintenance</html>"), "upstream_unavailable", "HTTP 503 without a JSON body"),
-        (httpx.Response(200, json={"surprise": True}), "upstream_unavailable", "neither a verdict nor an error code"),
+        (httpx.ConnectError("refused"), "EU VIES is unreachable (ConnectError)"),
+        (httpx.ReadTimeout("slow"), "EU VIES did not answer in time"),
+        (httpx.Response(429), "EU VIES is rate-limiting our requests (HTTP 429)"),
+        (httpx.Response(503, text="<html>maintenance</html>"), "EU VIES is failing (HTTP 503)"),
+        (httpx.Response(500, text="<html>oops</html>"), "HTTP 500 without a JSON body"),
+        (httpx.Response(200, json={"surprise": True}), "neither a verdict nor an error code"),
     ],
 )
 @respx.mock
-def test_vies_unreachable_is_an_error_naming_vies(side_effect: Any, code: str, message: str) -> None:
-    respx.post(vies.VIES_URL).mock(side_effect=side_effect)
+def test_vies_unreachable_is_an_error_naming_vies(side_effect: Any, message: str) -> None:
+    """One mapping (mcp_platform.upstream): a backend down or rate-limiting is upstream_unavailable."""
+    route = respx.post(vies.endpoint()).mock(side_effect=side_effect)
     out = live("DE136695976")
     assert out["is_error"] is True
-    assert out["code"] == code
+    assert out["code"] == "upstream_unavailable" and out["backend"] == "EU VIES"
     assert message in out["error"]
-    assert "live=false" in out["error"]
+    assert out["error"].endswith("; retry later or use live=false for the offline check")
+    # 429 and 503 are asked again (with backoff, inside the deadline); nothing else is.
+    assert route.call_count == (
+        3 if isinstance(side_effect, httpx.Response) and side_effect.status_code in (429, 503) else 1
+    )
+
+
+@respx.mock
+def test_vies_origin_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VIES_BASE_URL", "http://vies-mirror.test/eu")
+    route = respx.post("http://vies-mirror.test/eu/taxation_customs/vies/rest-api/check-vat-number").respond(
+        200, json=fixture("vies_invalid.json")
+    )
+    assert live("DE136695976")["live"]["status"] == "invalid" and route.called

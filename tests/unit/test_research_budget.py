@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
 from research_service.budget import CAPS, DRAFT_RESERVE_SECONDS, Budget
-from research_service.ports import Page
-from research_service.reading import read_pages
+from research_service.ports import Page, SearchHit
+from research_service.reading import read_pages, search_all
 
 
 class Clock:
@@ -36,14 +40,38 @@ def test_seconds_cap_is_bounded_by_what_the_lambda_has_left() -> None:
     assert Budget(CAPS["quick"], seconds_left=600, clock=clock).seconds_left() == CAPS["quick"].seconds
 
 
-def test_reading_stops_when_only_the_drafting_reserve_is_left() -> None:
+def test_no_page_is_started_when_only_the_drafting_reserve_is_left() -> None:
     clock = Clock()
-    budget = Budget(CAPS["standard"], seconds_left=DRAFT_RESERVE_SECONDS + 7, clock=clock)
+    budget = Budget(CAPS["standard"], seconds_left=DRAFT_RESERVE_SECONDS + 0.5, clock=clock)
     fetcher = SlowFetcher(clock, seconds=3)
     reading = read_pages(fetcher, budget, URLS)
-    assert len(reading.pages) == 3  # 7 s of reading time: fetches at 7, 4 and 1 s left, then stop
-    assert reading.gaps == ["time budget: stopped reading after 3 of 6 pages"]
-    assert all(timeout <= 7 for _, timeout in fetcher.asked)
+    assert reading.pages == [] and fetcher.asked == []
+    assert reading.gaps == ["time budget: no time left to read the 6 pages found"]
+
+
+class SleepyFetcher:
+    """Every fetch sleeps `seconds` of real time; URLs ending in 'gone/' answer 404."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds, self.asked = seconds, []
+
+    def fetch(self, url: str, timeout: float) -> Page:
+        self.asked.append((url, timeout))
+        time.sleep(self.seconds)
+        status = 404 if url.endswith("gone/") else 200
+        return Page(url=url, final_url=url, status=status, text="some text")
+
+
+def test_pages_are_read_concurrently_within_one_step_timeout_and_keep_their_order() -> None:
+    fetcher = SleepyFetcher(0.3)
+    urls = [*URLS[:5], "https://site9.example/gone/"]
+    budget = Budget(CAPS["standard"], seconds_left=DRAFT_RESERVE_SECONDS + 7)
+    started = time.monotonic()
+    reading = read_pages(fetcher, budget, urls)
+    assert time.monotonic() - started < 0.3 * 3  # six 0.3 s fetches, not 1.8 s in a row
+    assert [page.url for page in reading.pages] == URLS[:5] and budget.pages_read == 5
+    assert reading.gaps == ["not read (HTTP 404, no text): https://site9.example/gone/"]
+    assert all(timeout == pytest.approx(7, abs=0.1) for _, timeout in fetcher.asked) and len(fetcher.asked) == 6
 
 
 def test_page_cap_limits_reading() -> None:
@@ -79,3 +107,20 @@ def test_a_stopped_run_has_no_time_left_for_reading_or_drafting() -> None:
     stopped[0] = True  # the task was cancelled
     assert budget.seconds_left() == 0
     assert budget.step_timeout() is None and budget.draft_timeout() is None
+
+
+class RecordingSearcher:
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, float]] = []
+
+    def search(self, query: str, num: int, timeout: float) -> list[SearchHit]:
+        self.asked.append((query, timeout))
+        return [SearchHit(title=query, link=f"https://{len(self.asked)}.example/")]
+
+
+def test_each_search_gets_the_budgets_step_timeout() -> None:
+    searcher, gaps = RecordingSearcher(), []
+    budget = Budget(CAPS["standard"], seconds_left=DRAFT_RESERVE_SECONDS + 5, clock=Clock())
+    hits = search_all(searcher, budget, ["a", "b", "c"], gaps)
+    assert [q for q, _ in searcher.asked] == ["a", "b"] and len(hits) == 2 and gaps == []
+    assert all(timeout == 5 for _, timeout in searcher.asked)  # not the provider's own default

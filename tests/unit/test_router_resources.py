@@ -128,10 +128,26 @@ def test_read_balance_keeps_only_the_latest_twenty_entries(plat: Platform) -> No
     assert data["balance"] == 35
 
 
-def test_health_needs_no_key(plat: Platform) -> None:
+def test_health_needs_no_key_and_says_which_backends_are_active(
+    plat: Platform, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("SEARCH_PROVIDER", "SEARCH_BASE_URL", "SEARCH_API_KEY_PARAMETER", "LLM_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LLM_PROVIDER", "openai")
+    monkeypatch.setenv("LLM_BASE_URL", "http://10.0.0.5:11434/v1")
     response = plat.request(b"", method="GET", path="/health", key=None)
     assert response.status == 200
-    assert body(response) == {"status": "ok", "version": "1.2.3", "tools": 3}
+    assert body(response) == {
+        "status": "ok",
+        "version": "1.2.3",
+        "tools": 3,
+        "backends": {
+            "search": {"provider": "serper", "base_url": "public default", "missing": ["SEARCH_API_KEY_PARAMETER"]},
+            "llm": {"provider": "openai", "model": None, "base_url": "configured", "missing": ["LLM_MODEL"]},
+            "missing": ["SEARCH_API_KEY_PARAMETER", "LLM_MODEL"],
+        },
+    }
+    assert b"10.0.0.5" not in response.body  # an operator's internal address is not for callers
 
 
 def test_llms_txt(plat: Platform) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mcp_platform.contracts.research import DEPTH_PRICES, SCHEMA_VERSION
+from mcp_platform.provider_status import provider_status
 
 if TYPE_CHECKING:
     from mcp_platform.contracts.research import CreditsInput
@@ -19,9 +20,12 @@ METERS_USD = {"lite": DEPTH_PRICES["quick"] / 100, "standard": DEPTH_PRICES["sta
 def credits(_arguments: CreditsInput, ctx: CallContext) -> dict[str, Any]:
     """Balance from the router (`ctx.balance`, credits = cents); null when the router did not pass one.
 
-    `break_glass` is false: this platform has no break-glass mode that suspends billing.
+    `break_glass` is false: this platform has no break-glass mode that suspends billing. `research`
+    says whether briefs are live (billed) or answered from recordings, with which backends, and
+    which settings are missing for live research.
     """
     balance = ctx.balance
+    backends = provider_status()
     return {
         "schema_version": SCHEMA_VERSION,
         "balance_cents": balance,
@@ -30,4 +34,5 @@ def credits(_arguments: CreditsInput, ctx: CallContext) -> dict[str, Any]:
         "meters_usd": METERS_USD,
         "fail_usd": 0,
         "break_glass": False,
+        "research": {"mode": "recorded" if backends["missing"] else "live", **backends},
     }

@@ -11,12 +11,10 @@ so in `meta.mode`.
 
 from __future__ import annotations
 
-from functools import cache
-
-import httpx
-
 from mcp_platform.errors import ToolError
 from mcp_platform.llm import llm_from_env, llm_settings
+from mcp_platform.observability import logger
+from mcp_platform.provider_http import deadline_in
 from mcp_platform.search import SearchQuery, missing_settings, provider_from_env
 from mcp_platform.web import FetchLimits, WebErrorCode, fetch_page
 from research_service.envelope import utc_now
@@ -40,18 +38,12 @@ def live_backends() -> Backends | None:
     return Backends("live", ProviderSearcher(), GuardedFetcher(), PlatformLlm())
 
 
-@cache
-def _search_http() -> httpx.Client:
-    """The provider API client, reused while the container is warm (as search does)."""
-    return httpx.Client(timeout=10.0)
-
-
 class ProviderSearcher:
     """Web results from the configured provider (`SEARCH_PROVIDER`), default locale, no operators."""
 
-    def search(self, query: str, num: int) -> list[SearchHit]:
+    def search(self, query: str, num: int, timeout: float) -> list[SearchHit]:
         try:
-            found = provider_from_env(_search_http()).search("web", SearchQuery(q=query, num=num))
+            found = provider_from_env().search("web", SearchQuery(q=query, num=num), deadline_in(timeout))
         except ToolError as exc:
             raise UpstreamError(exc.message) from None
         return [
@@ -88,11 +80,15 @@ class GuardedFetcher:
 
 
 class PlatformLlm:
-    """The configured LLM (`LLM_PROVIDER`: Gemini or Bedrock), capped to the time the budget allows."""
+    """The configured LLM (`LLM_PROVIDER`: Gemini, Bedrock or OpenAI-compatible), capped to the budget's time."""
 
     def complete(self, system: str, prompt: str, max_tokens: int, timeout: float) -> LlmReply:
         try:
-            text = llm_from_env(timeout=timeout).complete(system=system, user=prompt, max_tokens=max_tokens)
+            answer = llm_from_env(timeout=timeout).complete(system=system, user=prompt, max_tokens=max_tokens)
         except ToolError as exc:
             raise UpstreamError(exc.message) from None
-        return LlmReply(text)
+        logger.info(
+            "llm completion",
+            extra={"model": answer.model, "input_tokens": answer.input_tokens, "output_tokens": answer.output_tokens},
+        )
+        return LlmReply(answer.text, answer.input_tokens or 0, answer.output_tokens or 0)

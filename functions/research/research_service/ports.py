@@ -70,8 +70,8 @@ class LlmReply:
 
 
 class Searcher(Protocol):
-    def search(self, query: str, num: int) -> list[SearchHit]:
-        """Web results for `query`, best first; an empty list when there are none. Raises UpstreamError."""
+    def search(self, query: str, num: int, timeout: float) -> list[SearchHit]:
+        """Web results for `query` within `timeout` s, best first; [] when there are none. Raises UpstreamError."""
         ...
 
 

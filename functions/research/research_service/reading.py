@@ -1,12 +1,13 @@
 """Searching and reading within a budget: the first half of every research run.
 
 Each step first asks the budget for a timeout; when there is none left, it
-stops and says so in a gap. A search or page that fails becomes a gap too,
+stops and says so in a gap. Pages are fetched concurrently. A search or page that fails becomes a gap too,
 so whatever was read is still drafted and gated.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -43,11 +44,12 @@ def search_all(searcher: Searcher, budget: Budget, queries: list[str], gaps: lis
     hits: list[SearchHit] = []
     seen: set[str] = set()
     for query in queries[: budget.caps.searches]:
-        if budget.step_timeout() is None:
+        timeout = budget.step_timeout()
+        if timeout is None:
             gaps.append(f"time budget: search '{query}' not run")
             break
         try:
-            results = searcher.search(query, RESULTS_PER_SEARCH)
+            results = searcher.search(query, RESULTS_PER_SEARCH, timeout)
         except UpstreamError as exc:
             gaps.append(f"search '{query}' failed: {exc}")
             continue
@@ -73,22 +75,35 @@ def pick_urls(hits: list[SearchHit], limit: int) -> list[str]:
 
 
 def read_pages(fetcher: PageFetcher, budget: Budget, urls: list[str]) -> Reading:
-    """Fetch `urls` in order until the page cap or the time budget is reached."""
+    """Fetch up to the page cap concurrently, each within one step timeout; pages keep the order of `urls`.
+
+    A brief's wall time is then its slowest page, not the sum of its pages.
+    """
     reading = Reading()
-    for index, url in enumerate(urls[: budget.caps.pages]):
-        timeout = budget.step_timeout()
-        if timeout is None:
-            planned = min(len(urls), budget.caps.pages)
-            reading.gaps.append(f"time budget: stopped reading after {index} of {planned} pages")
-            break
-        try:
-            page = fetcher.fetch(url, timeout)
-        except (FetchBlockedError, FetchFailedError) as exc:
-            reading.gaps.append(f"not read ({exc}): {url}")
-            continue
-        if page.status >= 400 or not page.text.strip():
-            reading.gaps.append(f"not read (HTTP {page.status}, no text): {url}")
+    urls = urls[: budget.caps.pages]
+    if not urls:
+        return reading
+    timeout = budget.step_timeout()
+    if timeout is None:
+        reading.gaps.append(f"time budget: no time left to read the {len(urls)} pages found")
+        return reading
+    with ThreadPoolExecutor(max_workers=len(urls), thread_name_prefix="read") as pool:
+        outcomes = list(pool.map(lambda url: _fetch(fetcher, url, timeout), urls))
+    for outcome in outcomes:
+        if isinstance(outcome, str):
+            reading.gaps.append(outcome)
             continue
         budget.pages_read += 1
-        reading.pages.append(page)
+        reading.pages.append(outcome)
     return reading
+
+
+def _fetch(fetcher: PageFetcher, url: str, timeout: float) -> Page | str:
+    """The page, or the gap saying why it was not read."""
+    try:
+        page = fetcher.fetch(url, timeout)
+    except (FetchBlockedError, FetchFailedError) as exc:
+        return f"not read ({exc}): {url}"
+    if page.status >= 400 or not page.text.strip():
+        return f"not read (HTTP {page.status}, no text): {url}"
+    return page

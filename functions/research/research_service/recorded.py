@@ -58,7 +58,7 @@ class RecordedSearcher:
     def __init__(self, searches: dict[str, list[dict[str, Any]]]) -> None:
         self._searches = {_key(q): hits for q, hits in searches.items()}
 
-    def search(self, query: str, num: int) -> list[SearchHit]:
+    def search(self, query: str, num: int, timeout: float) -> list[SearchHit]:
         return [SearchHit(**hit) for hit in self._searches.get(_key(query), [])[:num]]
 
 

@@ -112,8 +112,15 @@ class Gateway:
     # -- plain HTTP endpoints
 
     def _health(self, _request: HttpRequest) -> HttpResponse:
+        from mcp_platform.provider_status import provider_status  # environment only; loaded when asked
+
         return HttpResponse.json(
-            {"status": "ok", "version": self._settings.server_version, "tools": len(self._deps.registry)}
+            {
+                "status": "ok",
+                "version": self._settings.server_version,
+                "tools": len(self._deps.registry),
+                "backends": provider_status(),
+            }
         )
 
     def _llms_txt(self, _request: HttpRequest) -> HttpResponse:

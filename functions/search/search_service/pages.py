@@ -67,8 +67,9 @@ def summary_language(lang: str | None, focus: str | None, page_text: str) -> str
 
 
 def search_fetch_summary(arguments: SearchSummaryInput, ctx: CallContext) -> dict[str, Any]:
-    llm = llm_from_env()  # fails first, and free, when the LLM is not configured
+    llm_from_env()  # fails first, and free, when the LLM is not configured
     page, page_cached = _page(arguments.url, False, ctx)
+    llm = llm_from_env(timeout=max(1.0, ctx.seconds_left() - 1.0))  # what the page left of the call's time
     lang = summary_language(arguments.lang, arguments.focus, page["content"])
     key = cache_key("summary", llm.name, arguments.url, lang, arguments.focus or "")
     if hit := store().get(key):
@@ -76,11 +77,13 @@ def search_fetch_summary(arguments: SearchSummaryInput, ctx: CallContext) -> dic
     text = page["content"][:SUMMARY_INPUT_CHARS].replace("</page", "< /page")
     focus = (arguments.focus or "").replace("</focus", "< /focus")
     user = f'<focus>{focus}</focus>\n<page url="{page["final_url"]}" title="{page["title"]}">\n{text}\n</page>'
-    summary = llm.complete(
+    answer = llm.complete(
         system=SYSTEM_PROMPT.format(language=_LANGUAGES.get(lang, f"the language with ISO 639-1 code '{lang}'")),
         user=user,
         max_tokens=900,
     )
-    out = {"url": arguments.url, "summary": summary, "lang": lang, "title": page["title"], "model": llm.name}
+    out = {"url": arguments.url, "summary": answer.text, "lang": lang, "title": page["title"], "model": llm.name}
     store().put(key, out, page_ttl())
-    return {**out, "cached": False, "page_cached": page_cached}
+    # usage is this call's (a cached answer used no tokens, so it is not stored with it)
+    usage = {"input_tokens": answer.input_tokens, "output_tokens": answer.output_tokens}
+    return {**out, "cached": False, "page_cached": page_cached, "usage": usage}

@@ -6,8 +6,6 @@ import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
 from mcp_platform.search import SearchQuery, Vertical, provider_from_env
 from search_service.cache import DynamoCache, cache_key
 
@@ -29,26 +27,21 @@ def store() -> DynamoCache:
     return DynamoCache()
 
 
-@cache
-def http() -> httpx.Client:
-    return httpx.Client(timeout=10.0)
+def search_web(arguments: SearchInput, ctx: CallContext) -> dict[str, Any]:
+    return _search("web", arguments, ctx)
 
 
-def search_web(arguments: SearchInput, _ctx: CallContext) -> dict[str, Any]:
-    return _search("web", arguments)
+def search_news(arguments: SearchInput, ctx: CallContext) -> dict[str, Any]:
+    return _search("news", arguments, ctx)
 
 
-def search_news(arguments: SearchInput, _ctx: CallContext) -> dict[str, Any]:
-    return _search("news", arguments)
-
-
-def _search(vertical: Vertical, arguments: SearchInput) -> dict[str, Any]:
+def _search(vertical: Vertical, arguments: SearchInput, ctx: CallContext) -> dict[str, Any]:
     query = SearchQuery.from_input(arguments)
-    provider = provider_from_env(http())
+    provider = provider_from_env()
     key = cache_key("search", provider.name, vertical, query)
     if vertical == "web" and (hit := store().get(key)):
         return {**hit, "cached": True}
-    found = provider.search(vertical, query)
+    found = provider.search(vertical, query, ctx.deadline)
     items = found["organic" if vertical == "web" else "news"]
     out = {"q": arguments.q, **found, "count": len(items), "provider": provider.name, "gl": query.gl, "hl": query.hl}
     if vertical == "web":

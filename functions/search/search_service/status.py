@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform.llm import llm_settings
+from mcp_platform.provider_status import provider_status
 from mcp_platform.registry import load_registry
-from mcp_platform.search import DEFAULT_GL, DEFAULT_HL, PROVIDERS, missing_settings, provider_name
+from mcp_platform.search import DEFAULT_GL, DEFAULT_HL, PROVIDERS
 from mcp_platform.secrets import is_configured
 from search_service.cache import TABLE_ENV
 from search_service.pages import page_ttl
@@ -19,13 +19,13 @@ if TYPE_CHECKING:
 
 def search_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
     """No network call and no secret read: only whether each setting is present."""
-    provider = provider_name()
-    llm = llm_settings()
-    missing = missing_settings() + llm["missing"]
+    backends = provider_status()
+    search, llm = backends["search"], backends["llm"]
     return {
         "ok": True,
-        "configured": not missing,
-        "provider": provider,
+        "configured": not backends["missing"],
+        "provider": search["provider"],
+        "search_base_url": search["base_url"],
         "providers_available": sorted(PROVIDERS),
         "default_locale": {"gl": DEFAULT_GL, "hl": DEFAULT_HL},
         "cache": {
@@ -34,7 +34,7 @@ def search_status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
             "news": "never cached",
             "enabled": is_configured(TABLE_ENV),
         },
-        "summary_llm": {"provider": llm["provider"], "model": llm["model"]},
-        "missing_settings": missing,
+        "summary_llm": {"provider": llm["provider"], "model": llm["model"], "base_url": llm["base_url"]},
+        "missing_settings": backends["missing"],
         "tools": [spec.name for spec in load_registry().for_service("search")],
     }

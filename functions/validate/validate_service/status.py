@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from mcp_platform.contracts._stdnum_kinds import KINDS
 from mcp_platform.contracts.validate import ValidateStatus
-from validate_service.vies import VIES_URL
+from validate_service.vies import endpoint
 
 if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
@@ -20,5 +20,5 @@ def validate_status(_arguments: StatusInput, _ctx: CallContext) -> ValidateStatu
     return ValidateStatus(
         libraries={name: version(name) for name in LIBRARIES},
         number_kinds=len(KINDS),
-        vies_endpoint=VIES_URL,
+        vies_endpoint=endpoint(),
     )

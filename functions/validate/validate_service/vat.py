@@ -10,7 +10,7 @@ from stdnum.util import clean
 
 from mcp_platform.contracts.validate import VatInput, VatLive, VatOutput
 from mcp_platform.errors import ErrorCode, ToolError
-from validate_service.vies import VIES_TIMEOUT_S, vies_client
+from validate_service.vies import vies_client
 
 if TYPE_CHECKING:
     from mcp_platform.service import CallContext
@@ -30,9 +30,7 @@ def validate_vat(arguments: VatInput, ctx: CallContext) -> VatOutput:
     country_code = _ALIASES.get(compact[:2], compact[:2])
     live = None
     if arguments.live:
-        live = vies_client().check(
-            country_code, compact[2:], timeout=max(1.0, min(VIES_TIMEOUT_S, ctx.seconds_left() - 1.0))
-        )
+        live = vies_client().check(country_code, compact[2:], deadline=ctx.deadline)
     return VatOutput(valid=True, vat=country_code + compact[2:], country_code=country_code, live=live)
 
 

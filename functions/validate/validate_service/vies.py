@@ -1,57 +1,70 @@
-"""The EU VIES REST client (`POST /check-vat-number`), one httpx client per container.
+"""The EU VIES REST client (`POST /check-vat-number`) on the shared backend client.
 
 VIES answers three ways: a verdict (`valid` true/false), an application error
-(`{"actionSucceed": false, "errorWrappers": [{"error": CODE}]}`, sometimes with
-HTTP 200) or nothing at all. Only a verdict says anything about the number:
-every VIES error code but INVALID_INPUT means "could not ask" and becomes status
-'unavailable'. VIES itself unreachable, rate-limiting or answering garbage is an
-error result naming VIES, so the call is refunded.
+(`{"actionSucceed": false, "errorWrappers": [{"error": CODE}]}`, with HTTP 200, 400 or 500)
+or nothing useful at all. Only a verdict says anything about the number: every VIES error
+code but INVALID_INPUT means "could not ask" and becomes status 'unavailable'. VIES itself
+unreachable, rate-limiting or answering garbage is an error result naming VIES (the one
+mapping in `mcp_platform.upstream`), so the call is refunded.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from functools import cache
 from typing import Any
 
-import httpx
-
+from mcp_platform import upstream
+from mcp_platform.backends import Backend, BackendClient
 from mcp_platform.contracts.validate import VatLive
-from mcp_platform.errors import ErrorCode, ToolError
 
-VIES_URL = os.environ.get("VIES_URL", "https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number")
-VIES_TIMEOUT_S = float(os.environ.get("VIES_TIMEOUT_S", "10"))
+VIES = Backend(
+    "vies",
+    "EU VIES",
+    "VIES_BASE_URL",
+    "https://ec.europa.eu",
+    rate_per_s=2,
+    burst=2,
+    cache_ttl_s=0,  # a registration can end any day; VIES answers are never reused
+    timeout_s=float(os.environ.get("VIES_TIMEOUT_S", "10")),
+)
+CHECK_PATH = "/taxation_customs/vies/rest-api/check-vat-number"
+HINT = "retry later or use live=false for the offline check"
+_ANSWERS = frozenset({400, 500})
+"""VIES sends its application errors (INVALID_INPUT, MS_UNAVAILABLE, ...) with these statuses too."""
 _NOT_PUBLISHED = {"", "---"}
+
+
+def endpoint() -> str:
+    """The check URL at the configured origin (`VIES_BASE_URL`)."""
+    return VIES.base_url() + CHECK_PATH
 
 
 class ViesClient:
     """Asks VIES whether a VAT number is registered.
 
     Examples:
-        >>> ViesClient().check("DE", "136695976", timeout=5.0).status
+        >>> ViesClient().check("DE", "136695976", deadline=ctx.deadline).status
         'valid'
     """
 
-    def __init__(self, client: httpx.Client | None = None, url: str = VIES_URL) -> None:
-        self._client = client or httpx.Client(headers={"Accept": "application/json"}, follow_redirects=False)
-        self._url = url
+    def __init__(self, client: BackendClient | None = None) -> None:
+        self._client = client or BackendClient(VIES)
 
-    def check(self, country_code: str, number: str, timeout: float = VIES_TIMEOUT_S) -> VatLive:
+    def check(self, country_code: str, number: str, deadline: float | None = None) -> VatLive:
         """`country_code` as VIES spells it (EL for Greece); `number` without the prefix."""
-        try:
-            response = self._client.post(
-                self._url, json={"countryCode": country_code, "vatNumber": number}, timeout=timeout
-            )
-        except httpx.TimeoutException:
-            raise _unavailable(f"EU VIES did not answer within {timeout:.0f} s") from None
-        except httpx.HTTPError as exc:
-            raise _unavailable(f"EU VIES is unreachable ({type(exc).__name__})") from None
-        if response.status_code == httpx.codes.TOO_MANY_REQUESTS:
-            raise ToolError("EU VIES is rate-limiting requests; retry later or use live=false", ErrorCode.RATE_LIMITED)
-        body = _json(response)
+        response = self._client.post(
+            CHECK_PATH,
+            {"countryCode": country_code, "vatNumber": number},
+            accept=_ANSWERS,
+            deadline=deadline,
+            hint=HINT,
+        )
+        body = _json(response.body)
         if body is None:
-            raise _unavailable(f"EU VIES answered HTTP {response.status_code} without a JSON body")
-        return _interpret(body, response.status_code)
+            raise upstream.bad_answer(VIES.label, f"HTTP {response.status} without a JSON body", hint=HINT)
+        return _interpret(body, response.status)
 
 
 def _interpret(body: dict[str, Any], status_code: int) -> VatLive:
@@ -64,14 +77,14 @@ def _interpret(body: dict[str, Any], status_code: int) -> VatLive:
         )
     codes = [str(w.get("error")) for w in body.get("errorWrappers") or [] if isinstance(w, dict) and w.get("error")]
     if not codes:
-        raise _unavailable(f"EU VIES answered HTTP {status_code} with neither a verdict nor an error code")
+        raise upstream.bad_answer(VIES.label, f"HTTP {status_code} with neither a verdict nor an error code", hint=HINT)
     status = "invalid" if "INVALID_INPUT" in codes else "unavailable"
     return VatLive(status=status, detail=", ".join(codes))
 
 
-def _json(response: httpx.Response) -> dict[str, Any] | None:
+def _json(raw: bytes) -> dict[str, Any] | None:
     try:
-        body = response.json()
+        body = json.loads(raw)
     except ValueError:
         return None
     return body if isinstance(body, dict) else None
@@ -80,10 +93,6 @@ def _json(response: httpx.Response) -> dict[str, Any] | None:
 def _published(value: Any) -> str | None:
     """VIES writes '---' where a member state does not publish a name or address."""
     return None if not isinstance(value, str) or value.strip() in _NOT_PUBLISHED else value.strip()
-
-
-def _unavailable(message: str) -> ToolError:
-    return ToolError(f"{message}; retry later or use live=false for the offline check", ErrorCode.UPSTREAM_UNAVAILABLE)
 
 
 @cache

@@ -1,15 +1,26 @@
-"""One interface to a text LLM, with Gemini (HTTP API via httpx) and Amazon Bedrock (Converse).
+"""One interface to an LLM: Gemini (HTTP API), Amazon Bedrock (Converse), OpenAI-compatible servers.
 
-    >>> llm = llm_from_env()            # LLM_PROVIDER=gemini|bedrock
-    >>> text = llm.complete(system="Summarize.", user="<page>...</page>", max_tokens=800)
+    >>> llm = llm_from_env()            # LLM_PROVIDER=gemini|bedrock|openai
+    >>> answer = llm.complete(system="Summarize.", user="<page>...</page>", max_tokens=800)
+    >>> answer.text, answer.input_tokens, answer.output_tokens
+    >>> llm.complete(system="Describe.", user="What is shown?", images=[Image(png_bytes, "image/png")])
 
-`complete` raises `ToolError` (`upstream_unavailable`, `rate_limited`, or
-`provider_not_configured` naming the missing setting), so tools can let errors through.
-Gemini needs httpx (the `web` layer); Bedrock needs only boto3 (the common layer).
+`complete` raises `ToolError` (`upstream_unavailable` from `mcp_platform.upstream`, naming the
+backend, or `provider_not_configured` naming the missing setting), so tools can let errors through.
+Gemini and OpenAI-compatible servers go through the shared backend client (deadline, retries of
+429/503 with Retry-After); Bedrock through boto3.
 """
 
 from __future__ import annotations
 
-from mcp_platform.llm.base import LlmClient, llm_from_env, llm_settings
+from mcp_platform.llm.base import (
+    IMAGE_TYPES,
+    MAX_IMAGE_BYTES,
+    Completion,
+    Image,
+    LlmClient,
+    llm_from_env,
+    llm_settings,
+)
 
-__all__ = ["LlmClient", "llm_from_env", "llm_settings"]
+__all__ = ["IMAGE_TYPES", "MAX_IMAGE_BYTES", "Completion", "Image", "LlmClient", "llm_from_env", "llm_settings"]

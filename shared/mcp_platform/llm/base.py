@@ -1,62 +1,170 @@
-"""The LLM interface and the configuration that picks an implementation."""
+"""The LLM interface, its values, and the configuration that picks an implementation."""
 
 from __future__ import annotations
 
 import os
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
-from mcp_platform.errors import ToolError
-from mcp_platform.secrets import NOT_CONFIGURED, secret_from_env
+from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform.secrets import NOT_CONFIGURED, is_configured, secret_from_env
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 PROVIDER_ENV = "LLM_PROVIDER"
+MODEL_ENV = "LLM_MODEL"
+BASE_URL_ENV = "LLM_BASE_URL"
+KEY_ENV = "LLM_API_KEY_PARAMETER"
 GEMINI_KEY_ENV = "GEMINI_API_KEY_PARAMETER"
-DEFAULT_GEMINI_MODEL = "gemini-2.5-flash-lite"
-DEFAULT_BEDROCK_MODEL = "amazon.nova-lite-v1:0"
+PROVIDERS = ("gemini", "bedrock", "openai")
+DEFAULT_MODELS = {"gemini": "gemini-2.5-flash-lite", "bedrock": "amazon.nova-lite-v1:0", "openai": None}
+DEFAULT_BASE_URLS = {
+    "gemini": "https://generativelanguage.googleapis.com/v1beta",
+    "openai": "https://api.openai.com/v1",
+    "bedrock": None,  # botocore's regional endpoint
+}
+# Older per-provider model settings, still honoured when LLM_MODEL is unset.
+_LEGACY_MODEL_ENV = {"gemini": "GEMINI_MODEL", "bedrock": "BEDROCK_MODEL_ID"}
+DEFAULT_TIMEOUT = 20.0
+
+IMAGE_TYPES = {"image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp"}
+"""Media types every provider accepts (value: Bedrock's `format` name)."""
+MAX_IMAGE_BYTES = 3_750_000
+"""Largest image every provider takes (Bedrock Converse's per-image limit; Gemini and OpenAI allow more)."""
+
+
+@dataclass(frozen=True)
+class Image:
+    """One image sent beside the text: raw bytes and their media type (one of `IMAGE_TYPES`)."""
+
+    data: bytes
+    media_type: str
+
+    def __post_init__(self) -> None:
+        if self.media_type not in IMAGE_TYPES:
+            raise ToolError(
+                f"image type {self.media_type!r} cannot be sent to the model; use one of {sorted(IMAGE_TYPES)}",
+                ErrorCode.INVALID_ARGUMENTS,
+            )
+        if not self.data:
+            raise ToolError("an image sent to the model is empty", ErrorCode.INVALID_ARGUMENTS)
+        if len(self.data) > MAX_IMAGE_BYTES:
+            raise ToolError(
+                f"an image sent to the model has {len(self.data)} bytes; at most {MAX_IMAGE_BYTES} are accepted "
+                "(downscale or recompress it first)",
+                ErrorCode.INVALID_ARGUMENTS,
+            )
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A model's answer and the token usage the provider reported for it.
+
+    `input_tokens` / `output_tokens` are the provider's own counts (Gemini `usageMetadata`,
+    Bedrock `usage`, OpenAI `usage`); None when the server did not report them (some
+    OpenAI-compatible servers omit `usage`), so callers can tell an estimate from a count.
+    """
+
+    text: str
+    model: str
+    """`provider/model` that answered."""
+    input_tokens: int | None = None
+    output_tokens: int | None = None
 
 
 class LlmClient(Protocol):
-    """A text-in, text-out model call."""
+    """A model call: text (and optionally images) in, text and token usage out."""
 
     name: str
     """`provider/model`, for status tools and results."""
 
-    def complete(self, *, system: str, user: str, max_tokens: int = 1024, temperature: float = 0.2) -> str:
-        """The model's answer to `user` under `system`; raises `ToolError` on any failure."""
+    def complete(
+        self,
+        *,
+        system: str,
+        user: str,
+        images: Sequence[Image] = (),
+        max_tokens: int = 1024,
+        temperature: float = 0.2,
+    ) -> Completion:
+        """The model's answer to `user` (with `images` after the text) under `system`.
+
+        Raises `ToolError`: `upstream_unavailable` (unreachable, timed out, rate-limited, HTTP error,
+        no text), or `invalid_arguments` for an image the providers cannot take.
+        """
         ...
 
 
+def provider_name() -> str:
+    return os.environ.get(PROVIDER_ENV, "gemini").strip().lower() or "gemini"
+
+
+def _model(provider: str) -> str | None:
+    legacy = _LEGACY_MODEL_ENV.get(provider, "")
+    return (
+        os.environ.get(MODEL_ENV, "").strip()
+        or (os.environ.get(legacy, "").strip() if legacy else "")
+        or DEFAULT_MODELS.get(provider)
+    )
+
+
+def _base_url(provider: str) -> str | None:
+    configured = os.environ.get(BASE_URL_ENV, "").strip().rstrip("/")
+    return configured or DEFAULT_BASE_URLS.get(provider)
+
+
 def llm_settings() -> dict[str, Any]:
-    """The configured provider and model and the settings still missing (no secret is read)."""
-    provider = os.environ.get(PROVIDER_ENV, "gemini").strip().lower() or "gemini"
-    if provider == "bedrock":
-        return {
-            "provider": "bedrock",
-            "model": os.environ.get("BEDROCK_MODEL_ID") or DEFAULT_BEDROCK_MODEL,
-            "missing": [],
-        }
-    if provider != "gemini":
-        return {"provider": provider, "model": None, "missing": [PROVIDER_ENV]}
-    missing = [] if os.environ.get(GEMINI_KEY_ENV, "").strip() else [GEMINI_KEY_ENV]
-    return {"provider": "gemini", "model": os.environ.get("GEMINI_MODEL") or DEFAULT_GEMINI_MODEL, "missing": missing}
+    """The configured provider, model and base URL, and the settings still missing (no secret is read).
+
+    `missing` is empty exactly when `llm_from_env()` can build a client. For `openai` a key is
+    required only at the public OpenAI URL: self-hosted servers (Ollama, vLLM, ...) often need none.
+    """
+    provider = provider_name()
+    if provider not in PROVIDERS:
+        return {"provider": provider, "model": None, "base_url": None, "missing": [PROVIDER_ENV]}
+    model, base = _model(provider), _base_url(provider)
+    missing = []
+    if provider == "gemini" and not is_configured(GEMINI_KEY_ENV):
+        missing.append(GEMINI_KEY_ENV)
+    if provider == "openai":
+        if not model:
+            missing.append(MODEL_ENV)
+        if base == DEFAULT_BASE_URLS["openai"] and not is_configured(KEY_ENV):
+            missing.append(KEY_ENV)
+    return {"provider": provider, "model": model, "base_url": base, "missing": missing}
 
 
 def llm_from_env(timeout: float | None = None) -> LlmClient:
-    """The client chosen by `LLM_PROVIDER` (gemini, the default, or bedrock).
+    """The client chosen by `LLM_PROVIDER` (gemini, the default; bedrock; openai).
 
     `timeout` (seconds) caps each call, for callers that must answer before their own deadline;
-    None keeps the client's default.
+    None keeps the default (20 s). Raises `provider_not_configured` naming the first missing setting.
     """
     settings = llm_settings()
-    if settings["provider"] == "bedrock":
+    provider, model, base = settings["provider"], settings["model"], settings["base_url"]
+    if settings["missing"] == [PROVIDER_ENV]:
+        raise ToolError(f"{PROVIDER_ENV} must be one of {', '.join(PROVIDERS)}, not {provider!r}", NOT_CONFIGURED)
+    if provider == "bedrock":
         from mcp_platform.llm.bedrock import BedrockClient
 
-        return BedrockClient(model_id=settings["model"], timeout=timeout)
-    if settings["provider"] != "gemini":
-        raise ToolError(f"{PROVIDER_ENV} must be gemini or bedrock, not {settings['provider']!r}", NOT_CONFIGURED)
-    from mcp_platform.llm.gemini import DEFAULT_TIMEOUT, GeminiClient
+        return BedrockClient(model_id=model, timeout=timeout, endpoint_url=base)
+    if provider == "openai":
+        from mcp_platform.llm.openai import OpenAiClient
+
+        if not model:
+            raise ToolError(
+                f"the OpenAI-compatible model is not configured: set {MODEL_ENV} (e.g. llama3.2)",
+                NOT_CONFIGURED,
+                missing_setting=MODEL_ENV,
+            )
+        needs_key = KEY_ENV in settings["missing"] or is_configured(KEY_ENV)
+        key = secret_from_env(KEY_ENV, "the OpenAI-compatible API key") if needs_key else None
+        return OpenAiClient(model=model, api_key=key, timeout=timeout or DEFAULT_TIMEOUT)
+    from mcp_platform.llm.gemini import GeminiClient
 
     return GeminiClient(
         api_key=secret_from_env(GEMINI_KEY_ENV, "the Gemini API key"),
-        model=settings["model"],
+        model=model,
         timeout=timeout or DEFAULT_TIMEOUT,
     )

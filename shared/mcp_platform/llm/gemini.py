@@ -1,47 +1,69 @@
-"""Gemini through its HTTP API (`generateContent`) with httpx."""
+"""Gemini through its HTTP API (`generateContent`) on the shared backend client."""
 
 from __future__ import annotations
 
-from typing import Any
+import base64
+from typing import TYPE_CHECKING, Any
 
-import httpx
+from mcp_platform import upstream
+from mcp_platform.llm.base import BASE_URL_ENV, DEFAULT_BASE_URLS, DEFAULT_TIMEOUT, GEMINI_KEY_ENV, Completion, Image
+from mcp_platform.provider_http import deadline_in, keyed_client, provider_backend, request_json
 
-from mcp_platform.errors import ErrorCode, ToolError
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-API = "https://generativelanguage.googleapis.com/v1beta/models"
-DEFAULT_TIMEOUT = 20.0
+    import httpx
+
+BACKEND = provider_backend("gemini", "Gemini", BASE_URL_ENV, DEFAULT_BASE_URLS["gemini"] or "", timeout_s=120)
 
 
 class GeminiClient:
-    """`LlmClient` for Gemini; the key goes in the `x-goog-api-key` header, never the URL."""
+    """`LlmClient` for Gemini; the key goes in the `x-goog-api-key` header, never the URL.
+
+    The API root up to the version comes from `LLM_BASE_URL` (default
+    `https://generativelanguage.googleapis.com/v1beta`); each call ends within `timeout` seconds.
+    """
 
     def __init__(
-        self, *, api_key: str, model: str, client: httpx.Client | None = None, timeout: float = DEFAULT_TIMEOUT
+        self, *, api_key: str, model: str, http: httpx.Client | None = None, timeout: float = DEFAULT_TIMEOUT
     ) -> None:
         self.name = f"gemini/{model}"
-        self._model = model
-        self._key = api_key
-        self._client = client or httpx.Client(timeout=timeout)
+        self.timeout = timeout
+        self._path = f"/models/{model}:generateContent"
+        self._client = keyed_client(BACKEND, {"x-goog-api-key": api_key}, http)
 
-    def complete(self, *, system: str, user: str, max_tokens: int = 1024, temperature: float = 0.2) -> str:
+    def complete(
+        self,
+        *,
+        system: str,
+        user: str,
+        images: Sequence[Image] = (),
+        max_tokens: int = 1024,
+        temperature: float = 0.2,
+    ) -> Completion:
+        parts: list[dict[str, Any]] = [{"text": user}]
+        parts += [
+            {"inline_data": {"mime_type": image.media_type, "data": base64.b64encode(image.data).decode()}}
+            for image in images
+        ]
         body = {
             "systemInstruction": {"parts": [{"text": system}]},
-            "contents": [{"role": "user", "parts": [{"text": user}]}],
+            "contents": [{"role": "user", "parts": parts}],
             "generationConfig": {"maxOutputTokens": max_tokens, "temperature": temperature},
         }
-        try:
-            response = self._client.post(
-                f"{API}/{self._model}:generateContent", json=body, headers={"x-goog-api-key": self._key}
-            )
-        except httpx.HTTPError as exc:
-            raise ToolError(
-                f"Gemini is unreachable ({exc.__class__.__name__})", ErrorCode.UPSTREAM_UNAVAILABLE
-            ) from None
-        if response.status_code == 429:
-            raise ToolError("Gemini rate limit reached; try again shortly", ErrorCode.RATE_LIMITED)
-        if response.status_code >= 400:
-            raise ToolError(f"Gemini answered HTTP {response.status_code}", ErrorCode.UPSTREAM_UNAVAILABLE)
-        return _text(response.json())
+        payload = request_json(
+            self._client,
+            "POST",
+            self._path,
+            body=body,
+            deadline=deadline_in(self.timeout),
+            refused=f"check the API key in the parameter named by {GEMINI_KEY_ENV}",
+        )
+        usage = payload.get("usageMetadata") or {}
+        output = usage.get("candidatesTokenCount")
+        if output is not None and usage.get("thoughtsTokenCount"):
+            output += usage["thoughtsTokenCount"]  # thinking models bill their thoughts as output
+        return Completion(_text(payload), self.name, usage.get("promptTokenCount"), output)
 
 
 def _text(payload: dict[str, Any]) -> str:
@@ -54,5 +76,5 @@ def _text(payload: dict[str, Any]) -> str:
             if candidates
             else (payload.get("promptFeedback") or {}).get("blockReason")
         )
-        raise ToolError(f"Gemini returned no text (reason: {reason or 'unknown'})", ErrorCode.UPSTREAM_UNAVAILABLE)
+        raise upstream.bad_answer("Gemini", f"no text, reason: {reason or 'unknown'}")
     return text

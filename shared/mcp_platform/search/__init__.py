@@ -1,4 +1,4 @@
-"""Web search providers (Serper-style Google results, Brave) behind one interface.
+"""Web search providers (Serper-style Google results, Brave, SearXNG) behind one interface.
 
 Shared by the search service (search_web, search_news) and research (its live searcher):
 
@@ -14,18 +14,16 @@ from __future__ import annotations
 from mcp_platform.search.providers import (
     DEFAULT_GL,
     DEFAULT_HL,
-    KEY_ENV,
-    PROVIDER_ENV,
     PROVIDERS,
     SearchProvider,
     SearchQuery,
     Vertical,
-    missing_settings,
     provider_from_env,
-    provider_name,
 )
+from mcp_platform.search.settings import BASE_URL_ENV, KEY_ENV, PROVIDER_ENV, missing_settings, provider_name
 
 __all__ = [
+    "BASE_URL_ENV",
     "DEFAULT_GL",
     "DEFAULT_HL",
     "KEY_ENV",

@@ -1,32 +1,43 @@
-"""Search providers behind one interface: Serper-style Google results (default) and Brave Search.
+"""Search providers behind one interface: Serper-style Google results (default), Brave Search, SearXNG.
 
 Shared by the search service and research (its live searcher), so both call the same code.
 
-`SEARCH_PROVIDER` picks one (serper | brave); its API key is read from the parameter named by
-`SEARCH_API_KEY_PARAMETER`. Both return the seed 003 shapes: organic[]/news[] items with title,
-link, snippet, kind (html|pdf) and position (news: date, source), plus answer_box and
-knowledge_graph when the provider gives them, and q_effective (the query actually sent).
+`SEARCH_PROVIDER` picks one (serper | brave | searxng); `SEARCH_BASE_URL` replaces the active
+provider's public origin (a mirror, a proxy, or the operator's own SearXNG, which has no public
+default); the API key is read from the parameter named by `SEARCH_API_KEY_PARAMETER` (SearXNG
+needs none). All return the seed 003 shapes: organic[]/news[] items with title, link, snippet,
+kind (html|pdf) and position (news: date, source), plus answer_box and knowledge_graph when the
+provider gives them, and q_effective (the query actually sent).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 from urllib.parse import urlsplit
 
-import httpx
-
-from mcp_platform.errors import ErrorCode, ToolError
-from mcp_platform.secrets import is_configured, secret_from_env
+from mcp_platform.errors import ToolError
+from mcp_platform.provider_http import keyed_client, provider_backend, request_json
+from mcp_platform.search.settings import (
+    BASE_URL_ENV,
+    DEFAULT_BASE_URLS,
+    KEY_ENV,
+    NEEDS_KEY,
+    PROVIDER_ENV,
+    base_url,
+    provider_name,
+)
+from mcp_platform.secrets import NOT_CONFIGURED, MissingSettingError, secret_from_env
 
 if TYPE_CHECKING:
+    import httpx
+
+    from mcp_platform.backends import Backend
     from mcp_platform.contracts.search import SearchInput
 
 Vertical = Literal["web", "news"]
-PROVIDER_ENV = "SEARCH_PROVIDER"
-KEY_ENV = "SEARCH_API_KEY_PARAMETER"
 DEFAULT_GL, DEFAULT_HL = "us", "en"
 _TAGS = re.compile(r"<[^>]+>")
 
@@ -79,7 +90,7 @@ class SearchQuery:
 class SearchProvider(Protocol):
     name: str
 
-    def search(self, vertical: Vertical, query: SearchQuery) -> dict[str, Any]:
+    def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
         """`{q_effective, organic|news: [...], answer_box?, knowledge_graph?}`; raises `ToolError`."""
         ...
 
@@ -93,25 +104,53 @@ def _clean(text: Any) -> str:
     return _TAGS.sub("", str(text or "")).strip()
 
 
-class SerperProvider:
+class ApiProvider:
+    """A provider reached over HTTP through the shared backend client; subclasses say how to ask and read.
+
+    The origin is `SEARCH_BASE_URL` (read on every call), else the provider's public default.
+    """
+
+    name: ClassVar[str]
+    refused: ClassVar[str] = f"check the API key in the parameter named by {KEY_ENV}"
+    """What a 401/403 tells the operator to check."""
+
+    def __init__(self, api_key: str | None, http: httpx.Client | None = None) -> None:
+        self._client = keyed_client(self.backend(), self.key_headers(api_key or ""), http)
+
+    @classmethod
+    def backend(cls) -> Backend:
+        return provider_backend(
+            cls.name, f"search provider {cls.name}", BASE_URL_ENV, DEFAULT_BASE_URLS[cls.name] or ""
+        )
+
+    def key_headers(self, _key: str) -> dict[str, str]:
+        """Headers carrying the API key (none by default)."""
+        return {}
+
+    def _ask(self, method: str, path: str, deadline: float | None, **kwargs: Any) -> dict[str, Any]:
+        payload = request_json(self._client, method, path, deadline=deadline, refused=self.refused, **kwargs)
+        return payload if isinstance(payload, dict) else {}
+
+    def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
+        """`{q_effective, organic|news: [...], answer_box?, knowledge_graph?}` by `deadline` (monotonic)."""
+        raise NotImplementedError
+
+
+class SerperProvider(ApiProvider):
     """Serper-style Google results API: POST /search or /news with `X-API-KEY`."""
 
     name = "serper"
-    base_url = "https://google.serper.dev"
 
-    def __init__(self, api_key: str, client: httpx.Client) -> None:
-        self._key = api_key
-        self._client = client
+    def key_headers(self, key: str) -> dict[str, str]:
+        return {"X-API-KEY": key}
 
-    def search(self, vertical: Vertical, query: SearchQuery) -> dict[str, Any]:
+    def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
         q_effective = query.with_operators()
         body: dict[str, Any] = {"q": q_effective, "num": query.num, "gl": query.gl, "hl": query.hl}
         if query.tbs:
             body["tbs"] = query.tbs
         endpoint = "/search" if vertical == "web" else "/news"
-        payload = _post_json(
-            self._client, "POST", self.base_url + endpoint, self.name, json=body, headers={"X-API-KEY": self._key}
-        )
+        payload = self._ask("POST", endpoint, deadline, body=body)
         out: dict[str, Any] = {"q_effective": q_effective}
         if vertical == "web":
             out["organic"] = [_item(r, i) for i, r in enumerate(payload.get("organic") or [], 1)][: query.num]
@@ -127,7 +166,7 @@ class SerperProvider:
         return out
 
 
-class BraveProvider:
+class BraveProvider(ApiProvider):
     """Brave Search API: GET web/search or news/search with `X-Subscription-Token`.
 
     Brave has no `after:`/`before:` operators: dates become its `freshness` range, and tbs the
@@ -135,14 +174,12 @@ class BraveProvider:
     """
 
     name = "brave"
-    base_url = "https://api.search.brave.com/res/v1"
     _FRESHNESS: ClassVar[dict[str, str]] = {"qdr:h": "pd", "qdr:d": "pd", "qdr:w": "pw", "qdr:m": "pm", "qdr:y": "py"}
 
-    def __init__(self, api_key: str, client: httpx.Client) -> None:
-        self._key = api_key
-        self._client = client
+    def key_headers(self, key: str) -> dict[str, str]:
+        return {"X-Subscription-Token": key}
 
-    def search(self, vertical: Vertical, query: SearchQuery) -> dict[str, Any]:
+    def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
         q_effective = query.with_operators(dates=False)
         params: dict[str, Any] = {
             "q": q_effective,
@@ -155,14 +192,7 @@ class BraveProvider:
         elif query.tbs:
             params["freshness"] = self._FRESHNESS[query.tbs]
         path = "/web/search" if vertical == "web" else "/news/search"
-        payload = _post_json(
-            self._client,
-            "GET",
-            self.base_url + path,
-            self.name,
-            params=params,
-            headers={"X-Subscription-Token": self._key, "Accept": "application/json"},
-        )
+        payload = self._ask("GET", path, deadline, params=params)
         out: dict[str, Any] = {"q_effective": q_effective}
         if vertical == "web":
             results = (payload.get("web") or {}).get("results") or []
@@ -181,6 +211,73 @@ class BraveProvider:
         return out
 
 
+class SearxngProvider(ApiProvider):
+    """A SearXNG instance's JSON API: GET /search?q=…&format=json (json must be in its search.formats).
+
+    SearXNG has no result count (results are cut to `num`) and no date operators: `tbs` and
+    `after` become its `time_range` (day, week, month, year: the smallest that covers `after`;
+    past hour → day), `before` has no equivalent and is left out. `site:` and `filetype:` stay in
+    the query, where the Google, Bing, DuckDuckGo and Brave engines honour them.
+    """
+
+    name = "searxng"
+    refused: ClassVar[str] = "the instance must serve JSON: add json to search.formats in its settings.yml"
+    _TIME_RANGE: ClassVar[dict[str, str]] = {
+        "qdr:h": "day",
+        "qdr:d": "day",
+        "qdr:w": "week",
+        "qdr:m": "month",
+        "qdr:y": "year",
+    }
+
+    def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
+        q_effective = query.with_operators(dates=False)
+        params: dict[str, Any] = {
+            "q": q_effective,
+            "format": "json",
+            "categories": "general" if vertical == "web" else "news",
+            "language": f"{query.hl}-{query.gl.upper()}",
+            "pageno": 1,
+        }
+        if time_range := self._time_range(query):
+            params["time_range"] = time_range
+        payload = self._ask("GET", "/search", deadline, params=params)
+        results = [r for r in payload.get("results") or [] if isinstance(r, dict) and r.get("url")]
+        out: dict[str, Any] = {"q_effective": q_effective}
+        if vertical == "news":
+            out["news"] = [
+                {
+                    **_searxng_item(r, i),
+                    "date": str(r.get("publishedDate") or ""),
+                    "source": urlsplit(str(r["url"])).hostname or "",
+                }
+                for i, r in enumerate(results, 1)
+            ][: query.num]
+            return out
+        out["organic"] = [_searxng_item(r, i) for i, r in enumerate(results, 1)][: query.num]
+        if answers := payload.get("answers"):
+            first = answers[0]
+            out["answer_box"] = first if isinstance(first, dict) else {"answer": str(first)}
+        if boxes := payload.get("infoboxes"):
+            box = boxes[0]
+            out["knowledge_graph"] = {
+                "title": _clean(box.get("infobox")),
+                "description": _clean(box.get("content")),
+                **({"url": box["id"]} if str(box.get("id", "")).startswith("http") else {}),
+            }
+        return out
+
+    def _time_range(self, query: SearchQuery) -> str | None:
+        if query.tbs:
+            return self._TIME_RANGE[query.tbs]
+        if not query.after:
+            return None
+        days = (datetime.now(UTC).date() - date.fromisoformat(query.after)).days
+        return next(
+            (name for name, most in (("day", 1), ("week", 7), ("month", 31), ("year", 366)) if days <= most), None
+        )
+
+
 def _item(result: dict[str, Any], position: int) -> dict[str, Any]:
     link = str(result.get("link", ""))
     return {
@@ -193,60 +290,31 @@ def _item(result: dict[str, Any], position: int) -> dict[str, Any]:
 
 
 def _brave_item(result: dict[str, Any], position: int) -> dict[str, Any]:
-    link = str(result.get("url", ""))
-    return {
-        "title": _clean(result.get("title")),
-        "link": link,
-        "snippet": _clean(result.get("description")),
-        "kind": link_kind(link),
-        "position": position,
-    }
+    return _item(
+        {"link": result.get("url"), "title": result.get("title"), "snippet": result.get("description")}, position
+    )
 
 
-def _post_json(client: httpx.Client, method: str, url: str, provider: str, **kwargs: Any) -> dict[str, Any]:
-    try:
-        response = client.request(method, url, **kwargs)
-    except httpx.HTTPError as exc:
-        raise ToolError(
-            f"search provider {provider} is unreachable ({exc.__class__.__name__})", ErrorCode.UPSTREAM_UNAVAILABLE
-        ) from None
-    if response.status_code in (401, 403):
-        raise ToolError(
-            f"search provider {provider} rejected the API key (HTTP {response.status_code}); check the "
-            f"parameter named by {KEY_ENV}",
-            ErrorCode.UPSTREAM_UNAVAILABLE,
-        )
-    if response.status_code == 429:
-        raise ToolError(f"search provider {provider} rate limit reached; try again shortly", ErrorCode.RATE_LIMITED)
-    if response.status_code >= 400:
-        raise ToolError(
-            f"search provider {provider} answered HTTP {response.status_code}", ErrorCode.UPSTREAM_UNAVAILABLE
-        )
-    try:
-        return response.json()
-    except ValueError:
-        raise ToolError(f"search provider {provider} sent a non-JSON answer", ErrorCode.UPSTREAM_UNAVAILABLE) from None
+def _searxng_item(result: dict[str, Any], position: int) -> dict[str, Any]:
+    return _item({"link": result.get("url"), "title": result.get("title"), "snippet": result.get("content")}, position)
 
 
-PROVIDERS: dict[str, type[SerperProvider] | type[BraveProvider]] = {"serper": SerperProvider, "brave": BraveProvider}
-
-
-def provider_name() -> str:
-    return (os.environ.get(PROVIDER_ENV) or "serper").strip().lower()
-
-
-def missing_settings() -> list[str]:
-    """The search settings still missing (no secret is read): empty when a provider can be built."""
-    missing = [] if is_configured(KEY_ENV) else [KEY_ENV]
-    if provider_name() not in PROVIDERS:
-        missing.append(PROVIDER_ENV)
-    return missing
+PROVIDERS: dict[str, type[ApiProvider]] = {
+    "serper": SerperProvider,
+    "brave": BraveProvider,
+    "searxng": SearxngProvider,
+}
 
 
 def provider_from_env(client: httpx.Client | None = None) -> SearchProvider:
     """The configured provider with its key; raises `provider_not_configured` naming what is missing."""
     name = provider_name()
     if name not in PROVIDERS:
-        raise ToolError(f"{PROVIDER_ENV} must be one of {sorted(PROVIDERS)}, not {name!r}", "provider_not_configured")
-    key = secret_from_env(KEY_ENV, f"the {name} search API key")
-    return PROVIDERS[name](key, client or httpx.Client(timeout=10.0))
+        raise ToolError(f"{PROVIDER_ENV} must be one of {sorted(PROVIDERS)}, not {name!r}", NOT_CONFIGURED)
+    provider = PROVIDERS[name]
+    if not base_url():
+        raise MissingSettingError(
+            BASE_URL_ENV, f"the {name} search URL", holds="the instance's base URL (e.g. http://127.0.0.1:8888)"
+        )
+    key = secret_from_env(KEY_ENV, f"the {name} search API key") if NEEDS_KEY[name] else None
+    return provider(key, client)

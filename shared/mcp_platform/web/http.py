@@ -15,7 +15,8 @@ from urllib.parse import urljoin
 
 import httpx
 
-from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform import upstream
+from mcp_platform.errors import ToolError
 from mcp_platform.web.addresses import check_url
 from mcp_platform.web.errors import WebErrorCode
 from mcp_platform.web.transport import guarded_client
@@ -157,9 +158,7 @@ def _get(
     except httpx.TimeoutException:
         raise _timeout(url, limits) from None
     except (httpx.HTTPError, httpx.InvalidURL) as exc:
-        raise ToolError(
-            f"could not fetch {url}: {exc.__class__.__name__}: {exc}", ErrorCode.UPSTREAM_UNAVAILABLE
-        ) from None
+        raise upstream.unreachable(url, exc) from None
 
 
 def _too_large(url: str, limits: FetchLimits) -> ToolError:

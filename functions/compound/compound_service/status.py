@@ -1,0 +1,16 @@
+"""compound_status: the PubChem origin, rate and cache TTL in use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mcp_platform.backends import describe, shared_cache_table
+from mcp_platform.contracts.compound import CompoundStatus
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts._common import StatusInput
+    from mcp_platform.service import CallContext
+
+
+def compound_status(_arguments: StatusInput, _ctx: CallContext) -> CompoundStatus:
+    return CompoundStatus.model_validate({"backends": [describe("pubchem")], "cache_table": shared_cache_table()})

@@ -1,0 +1,1 @@
+"""The drug service: RxNav, openFDA and DailyMed through the shared backend client."""

@@ -1,0 +1,21 @@
+"""drug_status: RxNav, openFDA and DailyMed origins, rates and cache TTLs in use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mcp_platform.backends import describe, shared_cache_table
+from mcp_platform.contracts.drug import DrugStatus
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts._common import StatusInput
+    from mcp_platform.service import CallContext
+
+
+def drug_status(_arguments: StatusInput, _ctx: CallContext) -> DrugStatus:
+    return DrugStatus.model_validate(
+        {
+            "backends": [describe(name) for name in ("rxnav", "openfda", "dailymed")],
+            "cache_table": shared_cache_table(),
+        }
+    )

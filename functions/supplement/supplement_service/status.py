@@ -1,0 +1,18 @@
+"""supplement_status: DSLD and ODS origins, rates and cache TTLs in use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mcp_platform.backends import describe, shared_cache_table
+from mcp_platform.contracts.supplement import SupplementStatus
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts._common import StatusInput
+    from mcp_platform.service import CallContext
+
+
+def supplement_status(_arguments: StatusInput, _ctx: CallContext) -> SupplementStatus:
+    return SupplementStatus.model_validate(
+        {"backends": [describe("dsld"), describe("ods")], "cache_table": shared_cache_table()}
+    )

@@ -1,0 +1,16 @@
+"""Lambda entry of the tts service (template: `tts_service.app.handler`)."""
+
+from mcp_platform.service import ServiceApp
+from tts_service.tools import tts_estimate, tts_languages, tts_status, tts_synthesize, tts_voices
+
+app = ServiceApp(
+    "tts",
+    {
+        "tts_synthesize": tts_synthesize,
+        "tts_voices": tts_voices,
+        "tts_languages": tts_languages,
+        "tts_estimate": tts_estimate,
+        "tts_status": tts_status,
+    },
+)
+handler = app.lambda_handler

@@ -1,0 +1,15 @@
+"""Lambda entry of the vision service (template: `vision_service.app.handler`)."""
+
+from mcp_platform.service import ServiceApp
+from vision_service.tools import vision_describe, vision_labels, vision_ocr, vision_status
+
+app = ServiceApp(
+    "vision",
+    {
+        "vision_describe": vision_describe,
+        "vision_labels": vision_labels,
+        "vision_ocr": vision_ocr,
+        "vision_status": vision_status,
+    },
+)
+handler = app.lambda_handler

@@ -1,0 +1,74 @@
+"""The whisper tools: decode, check the caps, transcribe with the active engine."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from mcp_platform.contracts.whisper import (
+    MAX_AUDIO_BYTES,
+    MAX_MINUTES,
+    LanguagesOutput,
+    TranscribeOutput,
+    WhisperStatus,
+)
+from mcp_platform.errors import ErrorCode, ToolError
+from whisper_service.audio import pcm16k, seconds
+from whisper_service.engines import Recording, engine
+
+if TYPE_CHECKING:
+    from mcp_platform.contracts._common import StatusInput
+    from mcp_platform.contracts.whisper import TranscribeInput
+    from mcp_platform.service import CallContext
+
+_EXTENSIONS = {
+    "audio/mpeg": "mp3",
+    "audio/ogg": "ogg",
+    "application/ogg": "ogg",
+    "audio/flac": "flac",
+    "audio/mp4": "m4a",
+}
+
+
+def whisper_transcribe(arguments: TranscribeInput, ctx: CallContext) -> TranscribeOutput:
+    blob = arguments.audio.load(ctx)
+    pcm = pcm16k(blob.data)
+    duration = seconds(pcm)
+    minutes = max(1, math.ceil(duration / 60))
+    if minutes > MAX_MINUTES:
+        raise ToolError(
+            f"audio: {duration / 60:.1f} minutes; at most {MAX_MINUTES} per call", ErrorCode.INVALID_ARGUMENTS
+        )
+    if minutes > arguments.max_minutes:
+        raise ToolError(
+            f"audio: {duration / 60:.1f} minutes of audio cost {minutes} credits; set max_minutes to {minutes}",
+            ErrorCode.INVALID_ARGUMENTS,
+        )
+    name = blob.filename or f"audio.{_EXTENSIONS.get(blob.media_type, 'wav')}"
+    recording = Recording(pcm=pcm, data=blob.data, media_type=blob.media_type, filename=name)
+    transcript = engine().transcribe(recording, arguments.language, ctx)
+    return TranscribeOutput(
+        text=transcript.text,
+        language=transcript.language,
+        duration_s=round(duration, 3),
+        minutes_billed=minutes,
+        engine=engine().name,
+        segments=transcript.segments if arguments.timestamps else [],
+    )
+
+
+def whisper_languages(_arguments: StatusInput, _ctx: CallContext) -> LanguagesOutput:
+    languages = engine().languages()
+    return LanguagesOutput(
+        engine=engine().name, count=len(languages), languages=languages, detection=engine().detection
+    )
+
+
+def whisper_status(_arguments: StatusInput, _ctx: CallContext) -> WhisperStatus:
+    return WhisperStatus(
+        engine=engine().name,
+        accuracy_note=engine().accuracy_note,
+        missing=engine().missing(),
+        max_minutes=MAX_MINUTES,
+        max_audio_bytes=MAX_AUDIO_BYTES,
+    )

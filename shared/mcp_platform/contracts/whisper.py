@@ -1,0 +1,112 @@
+"""whisper: speech to text — an OpenAI-compatible transcription API (OpenAI, Groq, faster-whisper or
+whisper.cpp servers) or Amazon Transcribe in AWS, pocketsphinx (English, offline) in the local default.
+
+Price: 1 credit per started minute of audio. The call reserves `max_minutes`; audio longer than that,
+or than the service's cap, is refused before it is transcribed, and costs nothing.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from mcp_platform.binary import binary_input
+from mcp_platform.contracts._common import StatusInput, StatusOutput, status_tool
+from mcp_platform.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.schema import output_schema
+
+SERVICE = "whisper"
+MAX_MINUTES = 10
+MAX_AUDIO_BYTES = 25 * 1024 * 1024
+"""OpenAI's transcription limit; the other engines take the same."""
+
+
+class TranscribeInput(ToolInput):
+    audio: binary_input(  # type: ignore[valid-type]
+        "The recording (WAV, MP3, OGG/Opus, FLAC, M4A, WebM).",
+        max_bytes=MAX_AUDIO_BYTES,
+        media_types=("audio/*", "video/*", "application/octet-stream", "application/ogg"),
+        argument="audio",
+    )
+    language: str | None = Field(
+        default=None,
+        pattern=r"^[a-zA-Z]{2,3}(-[a-zA-Z]{2})?$",
+        description="The spoken language (ISO 639-1, e.g. 'en', 'de'); default: detected where the engine can.",
+    )
+    timestamps: bool = Field(default=False, description="Also return segments with start and end times.")
+    max_minutes: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_MINUTES,
+        description="The most minutes of audio you agree to pay for (1 credit per started minute). Longer audio is "
+        "refused, free; set it to the recording's length rounded up.",
+    )
+
+
+class Segment(BaseModel):
+    start: float = Field(description="Seconds from the start.")
+    end: float
+    text: str
+
+
+class TranscribeOutput(BaseModel):
+    text: str
+    language: str
+    duration_s: float
+    minutes_billed: int
+    engine: str
+    segments: list[Segment] = Field(default_factory=list)
+
+
+class EngineLanguage(BaseModel):
+    code: str
+    name: str
+
+
+class LanguagesOutput(BaseModel):
+    engine: str
+    count: int
+    languages: list[EngineLanguage]
+    detection: bool = Field(description="Whether the engine detects the language when none is given.")
+
+
+class WhisperStatus(StatusOutput):
+    engine: str
+    accuracy_note: str = Field(description="What to expect of the active engine.")
+    missing: list[str]
+    max_minutes: int
+    max_audio_bytes: int
+
+
+def _price(arguments: TranscribeInput) -> int:
+    return arguments.max_minutes
+
+
+TOOLS = [
+    ToolSpec(
+        name="whisper_transcribe",
+        service=SERVICE,
+        title="Transcribe speech",
+        description="Transcribes a recording (URL, staging id or base64) to text, optionally with timed segments. "
+        f"1 credit per started minute, reserved as max_minutes; at most {MAX_MINUTES} minutes and "
+        f"{MAX_AUDIO_BYTES // 1_048_576} MiB.",
+        input_model=TranscribeInput,
+        output_schema=output_schema(TranscribeOutput),
+        annotations=Annotations(read_only=True, idempotent=True, open_world=False),
+        price=_price,
+        price_note="1 per started minute (max_minutes)",
+    ),
+    ToolSpec(
+        name="whisper_languages",
+        service=SERVICE,
+        title="Transcription languages",
+        description="The languages the active transcription engine understands. Free.",
+        input_model=StatusInput,
+        output_schema=output_schema(LanguagesOutput),
+    ),
+    status_tool(
+        SERVICE,
+        title="whisper service status",
+        description="Active engine, its expected accuracy, missing settings and limits. Free.",
+        output_schema=output_schema(WhisperStatus),
+    ),
+]
