@@ -83,7 +83,7 @@ def test_capabilities_and_tools_list_say_which_tools_run_as_tasks(env: Env) -> N
 
 def test_the_real_registry_declares_the_long_tools_task_capable(registry: Any) -> None:
     support = {spec.name: spec.task_support for spec in registry}
-    long_tools = ("research_brief", "compare_options", "docs_extract", "shot_capture")
+    long_tools = ("research_brief", "compare_options", "docs_extract", "shot_capture", "whisper_transcribe")
     assert {support[name] for name in long_tools} == {"optional"}
     assert support["hello_ping"] == support["source_lookup"] == "forbidden"
 
