@@ -6,7 +6,8 @@ the router serves `http://127.0.0.1:$PORT/mcp` with every service in-process.
 
 Environment: PORT (3000), LOCAL_AWS_PORT (4566), DEV_API_KEY (generated if
 unset), DEV_CREDITS (1000), RATE_LIMIT_PER_MINUTE (template default), and any
-variable the template sets, which the shell may override.
+variable the template sets, which the shell may override. `--router-only` serves one more router
+instance over the store of a running `make dev` (LOCAL_AWS_PORT), on PORT.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ def main() -> int:
     except LocalSettingError as exc:
         print(f"make dev: {exc}", file=sys.stderr)
         return 2
+    if "--router-only" in sys.argv[1:]:
+        # A second router instance on PORT over the store another `make dev` runs on LOCAL_AWS_PORT:
+        # any instance answers any request (tasks included), as in AWS.
+        platform.configure()
+        print(f"router on http://127.0.0.1:{platform.port}/mcp over the store on :{platform.aws_port}", flush=True)
+        platform.serve()
+        return 0
     try:
         platform.start_store()
         key = platform.seed()

@@ -120,7 +120,8 @@ class LocalPlatform:
         return admin.issue_key(DEV_ACCOUNT, self.dev_key)
 
     def app(self):
-        from localdev.invoker import InProcessInvoker
+        from localdev.invoker import InProcessInvoker, failure_sink
+        from mcp_platform.billing.lifecycle import Calls
         from mcp_router.asgi import GatewayApp
         from mcp_router.gateway import Gateway
         from mcp_router.wiring import dependencies_from_env
@@ -129,6 +130,8 @@ class LocalPlatform:
         router = next(f for f in template.functions() if f.service == "router")
         with environment.isolated(router):  # the router's settings see only the router's block
             deps = dependencies_from_env(invoker=invoker)
+        if deps.task_store is not None:
+            invoker.on_failure = failure_sink(deps.task_store, Calls(deps.ledger))
         return GatewayApp(Gateway(deps), deps.settings.max_body_bytes)
 
     def serve(self) -> None:

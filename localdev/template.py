@@ -96,12 +96,12 @@ def functions(path: Path = TEMPLATE) -> list[FunctionWiring]:
     return out
 
 
-PLATFORM_FUNCTIONS = frozenset({"router", "reconcile"})
+PLATFORM_FUNCTIONS = frozenset({"router", "reconcile", "tasks"})
 """Functions that are part of the platform, not tool services (tagged `service: <name>` all the same)."""
 
 
 def service_functions(path: Path = TEMPLATE) -> dict[str, FunctionWiring]:
-    """Service name → wiring, for every tool service (not the router or the reconciliation sweep)."""
+    """Service name → wiring, for every tool service (not the router, the reconciliation sweep or the task events)."""
     return {f.service: f for f in functions(path) if f.service not in PLATFORM_FUNCTIONS}
 
 

@@ -39,6 +39,8 @@ from mcp_platform.billing.usage import (
     service_of_tool,
 )
 from mcp_platform.registry import load_registry
+from mcp_platform.tasks.dynamodb import DynamoTaskStore
+from mcp_platform.tasks.sweep import task_resolver
 
 LOCAL_AWS_PORT = int(os.environ.get("LOCAL_AWS_PORT", "4566"))
 LOCAL_TABLES = {
@@ -47,6 +49,7 @@ LOCAL_TABLES = {
     "ledger": "LedgerTable",
     "calls": "CallsTable",
     "signups": "SignupsTable",
+    "tasks": "TasksTable",
 }
 
 
@@ -63,9 +66,11 @@ class _Stores:
     admin: AccountAdmin
     desk: SignupDesk
     history: DynamoLedgerHistory
+    tasks: DynamoTaskStore | None
 
 
 def _stores(args: argparse.Namespace) -> _Stores:
+    """The stores of the deployment `args` name (a stack, the local default, or tables in the environment)."""
     if args.local:
         ddb = aws.configured_client(
             "dynamodb",
@@ -85,6 +90,7 @@ def _stores(args: argparse.Namespace) -> _Stores:
             "ledger": by_key["LedgerTableName"],
             "calls": by_key["CallsTableName"],
             "signups": by_key.get("SignupsTableName", ""),
+            "tasks": by_key.get("TasksTableName", ""),
         }
     else:
         ddb = aws.client("dynamodb")
@@ -95,13 +101,15 @@ def _stores(args: argparse.Namespace) -> _Stores:
             "ledger": env["LEDGER_TABLE"],
             "calls": env["CALLS_TABLE"],
             "signups": env.get("SIGNUPS_TABLE", ""),
+            "tasks": env.get("TASKS_TABLE", ""),
         }
     store = DynamoAccountStore(ddb, tables["accounts"], tables["keys"])
     admin = AccountAdmin(store, DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["calls"]))
     signups = DynamoSignupStore(ddb, tables["accounts"], tables["signups"])
     # Invites are issued whatever the deployment's mode; the router decides whether they are needed.
     desk = SignupDesk(admin, signups, SignupMode.INVITE, frozenset(), 0)
-    return _Stores(admin, desk, DynamoLedgerHistory(ddb, tables["ledger"]))
+    tasks = DynamoTaskStore(ddb, tables["tasks"]) if tables.get("tasks") else None
+    return _Stores(admin, desk, DynamoLedgerHistory(ddb, tables["ledger"]), tasks)
 
 
 _CSV_COLUMNS = (
@@ -156,7 +164,9 @@ def _run(args: argparse.Namespace) -> Any:
         return _usage(stores, args)
     if args.command == "reconcile":
         ledger: Any = admin.ledger
-        report = Calls(ledger).sweep().to_wire()
+        # As the scheduled sweep: a task's overdue call is decided by its task (failed + refunded, or settled).
+        resolver = task_resolver(stores.tasks) if stores.tasks is not None else None
+        report = Calls(ledger).sweep(resolver).to_wire()
         if args.audit:
             report["audit"] = ledger.audit(args.audit).to_wire()
         return report

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class ServiceRequest(BaseModel):
-    """Invoke payload: `{"tool", "arguments", "account_id", "request_id"}`."""
+    """Invoke payload: `{"tool", "arguments", "account_id", "request_id"}` (+ `task_id` for a task)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -24,6 +24,8 @@ class ServiceRequest(BaseModel):
     request_id: str
     balance: int | None = None
     """The caller's credits before this call, only for tools that declare `needs_balance`."""
+    task_id: str | None = None
+    """Set when the call runs as a durable task (asynchronous invoke): the reply goes to the task store."""
 
 
 class ServiceReply(BaseModel):

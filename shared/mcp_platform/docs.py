@@ -88,6 +88,7 @@ def service_payload(registry: Registry, service: str, base_url: str = "") -> str
             "",
             f"**Price:** {spec.price_label} credits" if spec.price_label != "free" else "**Price:** free",
             "",
+            *_task_note(spec),
             "**Required arguments:** " + (", ".join(f"`{r}`" for r in required) if required else "_(none)_"),
             "",
             "**Request contract**",
@@ -204,3 +205,16 @@ def well_known(
             {"name": s, "tools": len(registry.for_service(s)), "docs": f"docs://{s}/payload"} for s in registry.services
         ],
     }
+
+
+def _task_note(spec: ToolSpec) -> list[str]:
+    """How to run a task-capable tool as a durable task, in both protocol eras."""
+    if spec.task_support == "forbidden":
+        return []
+    how = "only as a task" if spec.task_support == "required" else "synchronously or as a task"
+    return [
+        f"**Runs {how}** (`execution.taskSupport: {spec.task_support}`): send `params.task` (2025-11-25) or "
+        "declare `io.modelcontextprotocol/tasks` in `_meta` clientCapabilities (2026-07-28), then poll "
+        "`tasks/get`. The price is reserved when the task starts and refunded if it fails or is cancelled.",
+        "",
+    ]

@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     INTERNAL = "internal"
     IDEMPOTENCY_CONFLICT = "idempotency_conflict"
     CALL_IN_PROGRESS = "call_in_progress"
+    CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ ERRORS: dict[str, ErrorSpec] = {
             True,
             "A call with this Idempotency-Key is still running; retrying shortly replays its result.",
         ),
+        ErrorSpec("cancelled", False, "The call ran as a task and was cancelled (tasks/cancel); nothing was charged."),
         ErrorSpec("provider_not_configured", False, "The deployment lacks a setting this tool needs (named)."),
         ErrorSpec("url_not_allowed", False, "The URL or the address it resolves to is refused (SSRF rules)."),
         ErrorSpec("robots_disallowed", False, "The site's robots.txt forbids fetching this URL."),

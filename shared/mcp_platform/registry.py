@@ -15,13 +15,16 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from mcp_platform import contracts
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.schema import input_schema
+
+if TYPE_CHECKING:
+    from mcp_platform.tasks.model import TaskSupport
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 
@@ -89,6 +92,9 @@ class ToolSpec:
     """Listed and callable only when the deployment enables preview tools (`ENABLE_PREVIEW_TOOLS=1`)."""
     price_note: str = ""
     """How a price that depends on the arguments is set, for the docs (e.g. "25 quick, 60 standard")."""
+    task_support: TaskSupport = "forbidden"
+    """Whether the tool may run as a durable task (`execution.taskSupport`): optional runs it either way,
+    required only as a task. Task runs are not bound by the synchronous service timeout."""
 
     def __post_init__(self) -> None:
         if not _TOOL_NAME.match(self.name):
@@ -145,7 +151,7 @@ class ToolSpec:
 
     def to_wire(self) -> dict[str, Any]:
         """The tool as `tools/list` publishes it."""
-        return {
+        wire = {
             "name": self.name,
             "title": self.title,
             "description": self.description,
@@ -153,6 +159,9 @@ class ToolSpec:
             "outputSchema": self.published_output_schema,
             "annotations": {"title": self.title, **self.annotations.to_wire()},
         }
+        if self.task_support != "forbidden":
+            wire["execution"] = {"taskSupport": self.task_support}
+        return wire
 
 
 def describe_validation_error(exc: ValidationError) -> str:

@@ -10,6 +10,7 @@ Lambda runtime, so the router never sees a traceback.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.observability import logger, traced_handler
 from mcp_platform.registry import Registry, ToolSpec, load_registry
 from mcp_platform.settings import FunctionSettings
+from mcp_platform.tasks.worker import cancel_probe, default_store, run_task
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,10 @@ class CallContext:
     """The caller's credits before this call; set only for tools declaring `needs_balance`."""
     deadline: float | None = None
     """`time.monotonic()` by which the implementation should have returned, if known."""
+    in_task: bool = False
+    """The call runs as a durable task: no client is waiting on the connection, time caps may be longer."""
+    cancelled: Callable[[], bool] = field(default=lambda: False)
+    """True once the call's task was cancelled: long tools check it between steps and stop early."""
 
     def seconds_left(self, default: float = 30.0) -> float:
         return default if self.deadline is None else max(0.0, self.deadline - time.monotonic())
@@ -111,17 +117,27 @@ class ServiceApp:
             return _error(f"{spec.name} failed unexpectedly; the call was not charged", ErrorCode.INTERNAL)
 
     def _lambda_entry(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        task_id = event.get("task_id")
         deadline = None
         if context is not None and hasattr(context, "get_remaining_time_in_millis"):
-            deadline = time.monotonic() + context.get_remaining_time_in_millis() / 1000 - 1.0
+            seconds = context.get_remaining_time_in_millis() / 1000
+            if not task_id:
+                # A task-capable service's function outlives a synchronous call: the router waits only this long.
+                seconds = min(seconds, float(os.environ.get("SERVICE_TIMEOUT_SECONDS", seconds)))
+            deadline = time.monotonic() + seconds - 1.0
         balance = event.get("balance")
         ctx = CallContext(
             account_id=str(event.get("account_id", "")),
             request_id=str(event.get("request_id", "")),
             balance=balance if isinstance(balance, int) else None,
             deadline=deadline,
+            in_task=bool(task_id),
+            cancelled=cancel_probe(default_store(), task_id) if task_id else (lambda: False),
         )
         logger.append_keys(tool=event.get("tool"), request_id=ctx.request_id, correlation_id=ctx.request_id)
+        if task_id:
+            logger.append_keys(task_id=task_id)
+            return run_task(ServiceRequest.model_validate(event), lambda: self.handle(event, ctx), default_store())
         return self.handle(event, ctx).model_dump(mode="json")
 
     @staticmethod

@@ -125,6 +125,9 @@ def test_handler_runs_as_wired(wiring: template.FunctionWiring) -> None:
     elif wiring.service == "reconcile":
         # A scheduled event on empty tables: a sweep that finds nothing to fix.
         assert result == {"reversed": [], "refunded": [], "settled": [], "left": [], "credits_returned": 0}
+    elif wiring.service == "tasks":
+        # An on-failure destination event for a task the (empty) store does not know: nothing to fail.
+        assert result == {"task_id": "task_unknownToTheStore", "failed": False}
     else:
         reply = ServiceReply.model_validate(result)
         assert not reply.is_error, reply.structured_content

@@ -24,6 +24,7 @@ from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter
 from mcp_platform.registry import Annotations, Registry, ToolSpec, load_registry
+from mcp_platform.tasks.worker import run_task
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies, Gateway
 from mcp_router.http import HttpRequest, HttpResponse
@@ -34,6 +35,7 @@ from tests.support.dynamo import TABLE_ENV
 if TYPE_CHECKING:
     from mcp_platform.auth.store import AccountStore
     from mcp_platform.billing.lifecycle import CallLedger
+    from mcp_platform.tasks.store import TaskStore
     from mcp_router.invoker import Invoker
     from tests.support.clock import Clock
 
@@ -90,6 +92,9 @@ class ScriptedInvoker:
     calls: list[tuple[str, ServiceRequest]] = field(default_factory=list)
     timeouts: list[float | None] = field(default_factory=list)
 
+    started: list[tuple[str, ServiceRequest]] = field(default_factory=list)
+    """Tasks handed over by `start`, not yet run: a test decides when the worker runs (`run_tasks`)."""
+
     def invoke(self, service: str, request: ServiceRequest, *, timeout_s: float | None = None) -> ServiceReply:
         self.calls.append((service, request))
         self.timeouts.append(timeout_s)
@@ -97,6 +102,17 @@ class ScriptedInvoker:
         if isinstance(step, Exception):
             raise step
         return step(request) if callable(step) else step
+
+    def start(self, service: str, request: ServiceRequest) -> None:
+        """Lambda's asynchronous invoke: accepted now, run later."""
+        self.started.append((service, request))
+
+    def run_tasks(self, store: TaskStore) -> list[dict[str, Any]]:
+        """Run every started task as the service's worker does (`run_task`); what each worker returned."""
+        pending, self.started = self.started, []
+        return [
+            run_task(request, lambda r=request, s=service: self.invoke(s, r), store) for service, request in pending
+        ]
 
 
 def echo(request: ServiceRequest) -> ServiceReply:
@@ -168,6 +184,7 @@ def platform(
     credits: int = 100,
     clock: Clock | None = None,
     adapter: str = "memory",
+    task_store: TaskStore | None = None,
 ) -> Platform:
     """An in-memory platform with one account (approved for `services`, default all) and one key.
 
@@ -205,6 +222,7 @@ def platform(
         signup_limiter=MemoryRateLimiter(window_seconds=3600),
         history=None if stores.ddb is None else DynamoLedgerHistory(stores.ddb, TABLE_ENV["LEDGER_TABLE"]),
         **({"clock": clock, "sleep": clock.sleep} if clock else {}),
+        task_store=task_store,
     )
     return Platform(Gateway(deps), deps, store, ledger, limiter, admin, invoker, account.account_id, key, signups)
 

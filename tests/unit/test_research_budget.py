@@ -89,6 +89,26 @@ def test_token_budget_shares_the_prompt_between_pages() -> None:
     assert budget.prompt_chars_per_page(1) == 0
 
 
+def test_a_task_may_read_longer_but_no_more_pages() -> None:
+    from research_service.budget import TASK_TIME_FACTOR, for_task
+
+    clock = Clock()
+    caps = for_task(CAPS["deep"])
+    assert (caps.pages, caps.searches, caps.tokens) == (CAPS["deep"].pages, CAPS["deep"].searches, CAPS["deep"].tokens)
+    budget = Budget(caps, seconds_left=800, clock=clock)
+    assert budget.seconds_left() == CAPS["deep"].seconds * TASK_TIME_FACTOR
+    assert Budget(CAPS["deep"], seconds_left=800, clock=clock).seconds_left() == CAPS["deep"].seconds
+
+
+def test_a_stopped_run_has_no_time_left_for_reading_or_drafting() -> None:
+    stopped = [False]
+    budget = Budget(CAPS["standard"], seconds_left=600, clock=Clock(), stop=lambda: stopped[0])
+    assert budget.step_timeout() is not None
+    stopped[0] = True  # the task was cancelled
+    assert budget.seconds_left() == 0
+    assert budget.step_timeout() is None and budget.draft_timeout() is None
+
+
 class RecordingSearcher:
     def __init__(self) -> None:
         self.asked: list[tuple[str, float]] = []

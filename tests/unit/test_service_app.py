@@ -144,3 +144,39 @@ def test_a_tool_error_may_carry_extras_named_message_and_error() -> None:
         "code": "preview_required",
         "message": "deep needs preview",
     }
+
+
+class LongLambdaContext(FakeLambdaContext):
+    """A task-capable function: its Lambda timeout is a task's (15 minutes)."""
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 900_000
+
+
+def test_a_synchronous_call_gets_the_service_timeout_and_a_task_the_whole_function_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mcp_platform.tasks.memory import MemoryTaskStore
+    from tests.integration.test_task_store import task
+
+    monkeypatch.setenv("SERVICE_TIMEOUT_SECONDS", "25")
+    seen: list[CallContext] = []
+    app = _app(lambda _a, _c: {"echo": "x"}, seen)
+    app.lambda_handler(_payload(), LongLambdaContext())
+    assert 23.0 < seen[0].seconds_left() <= 24.0, "the router waits only SERVICE_TIMEOUT_SECONDS"
+
+    store = MemoryTaskStore()
+    record = task(account="acct")
+    store.create(record)
+    monkeypatch.setattr("mcp_platform.service.default_store", lambda: store)
+    out = app.lambda_handler(_payload(task_id=record.task_id), LongLambdaContext())
+    assert out == {"task_id": record.task_id, "ran": True, "stored": True}
+    assert seen[1].seconds_left() > 800, "a task runs as long as its function may"
+    assert seen[1].in_task and not seen[0].in_task
+    assert seen[1].cancelled() is False and seen[0].cancelled() is False
+    stored = store.get(record.task_id)
+    assert stored is not None and stored.reply == {
+        "structured_content": {"echo": "x"},
+        "content": [],
+        "waive_charge": False,
+    }

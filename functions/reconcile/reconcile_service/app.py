@@ -8,7 +8,7 @@ never refund twice. Returns (and logs) what it fixed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from aws_lambda_powertools.metrics import MetricUnit
 
@@ -17,12 +17,18 @@ from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.observability import logger, metrics
 from mcp_platform.settings import FunctionSettings
+from mcp_platform.tasks.sweep import task_resolver
+from mcp_platform.tasks.worker import default_store
 
 
 class ReconcileSettings(FunctionSettings):
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"tasks_table"})
+
     accounts_table: str = ""
     ledger_table: str = ""
     calls_table: str = ""
+    tasks_table: str = ""
+    """Durable tasks: an overdue task's call is decided by its task; empty: every overdue call is refunded."""
 
 
 settings = ReconcileSettings.from_env()
@@ -31,7 +37,9 @@ settings = ReconcileSettings.from_env()
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     ledger = DynamoLedger(client("dynamodb"), settings.accounts_table, settings.ledger_table, settings.calls_table)
-    report = Calls(ledger).sweep().to_wire()
+    # A task's reservation is decided by its task (failed and refunded, or settled); other calls are refunded.
+    resolver = task_resolver(default_store()) if settings.tasks_table else None
+    report = Calls(ledger).sweep(resolver).to_wire()
     fixed = len(report["reversed"]) + len(report["refunded"]) + len(report["settled"])
     (logger.warning if fixed else logger.info)("reconciliation sweep", extra=report)
     # What ReconcileAlarm watches: anything fixed means a router died mid-call or a refund failed.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from research_service.budget import CAPS, Budget
+from research_service.budget import CAPS, Budget, for_task
 from research_service.drafting import BRIEF_SYSTEM, BriefDraft, draft
 from research_service.envelope import QUOTE_GATE_FAILED, Envelope, FailGate, answer, claim_entries, utc_now
 from research_service.errors import require_preview
@@ -15,6 +15,8 @@ from research_service.reading import pick_urls, read_pages, search_all
 from research_service.sources import confidence
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mcp_platform.contracts.research import ResearchBriefInput
     from mcp_platform.service import CallContext, ToolOutput
     from research_service.ports import Backends
@@ -29,7 +31,7 @@ def research_brief(arguments: ResearchBriefInput, ctx: CallContext) -> ToolOutpu
     backends = backends_for(TOOL, arguments)
     if backends is None:
         return sample_answer(extra, arguments.as_of_hint)
-    return run_brief(backends, arguments, ctx.seconds_left())
+    return run_brief(backends, arguments, ctx.seconds_left(), in_task=ctx.in_task, stop=ctx.cancelled)
 
 
 def plan_queries(query: str, as_of_hint: str | None) -> list[str]:
@@ -42,9 +44,16 @@ def plan_queries(query: str, as_of_hint: str | None) -> list[str]:
     return plan
 
 
-def run_brief(backends: Backends, arguments: ResearchBriefInput, seconds_left: float) -> ToolOutput:
-    caps = CAPS[arguments.depth]
-    budget = Budget(caps, seconds_left)
+def run_brief(
+    backends: Backends,
+    arguments: ResearchBriefInput,
+    seconds_left: float,
+    *,
+    in_task: bool = False,
+    stop: Callable[[], bool] | None = None,
+) -> ToolOutput:
+    caps = for_task(CAPS[arguments.depth]) if in_task else CAPS[arguments.depth]
+    budget = Budget(caps, seconds_left, stop=stop)
     gaps: list[str] = []
     hits = search_all(backends.searcher, budget, plan_queries(arguments.query, arguments.as_of_hint), gaps)
     if not hits:

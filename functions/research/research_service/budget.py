@@ -9,7 +9,7 @@ returns what it has, with a gap saying so — never a timeout.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -37,6 +37,15 @@ CAPS: dict[str, Caps] = {
     "deep": Caps(searches=3, pages=10, tokens=36_000, reply_tokens=3_000, seconds=24, min_claims=4),
 }
 
+TASK_TIME_FACTOR = 5
+"""A task is not cut at the gateway's 29 s: its reading may take this many times the depth's seconds cap,
+so a slow source is read instead of reported as a gap. Pages, searches and tokens stay the depth's."""
+
+
+def for_task(caps: Caps) -> Caps:
+    return replace(caps, seconds=caps.seconds * TASK_TIME_FACTOR)
+
+
 DRAFT_RESERVE_SECONDS = 8.0
 """Kept back from reading for the LLM draft and the answer's assembly."""
 MIN_STEP_SECONDS = 1.0
@@ -47,15 +56,25 @@ PAGE_TIMEOUT_SECONDS = 8.0
 class Budget:
     """Tracks one run against its caps; every `allow_*` answer is a decision, never an exception."""
 
-    def __init__(self, caps: Caps, seconds_left: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        caps: Caps,
+        seconds_left: float,
+        clock: Callable[[], float] = time.monotonic,
+        stop: Callable[[], bool] | None = None,
+    ) -> None:
+        """`stop` says the run should end now (its task was cancelled): no time is left from then on."""
         self.caps = caps
         self._now = clock
+        self._stop = stop
         self._deadline = self._now() + min(caps.seconds, seconds_left)
         self.tokens_used = 0
         self.pages_read = 0
         self.searches_run = 0
 
     def seconds_left(self) -> float:
+        if self._stop is not None and self._stop():
+            return 0.0
         return max(0.0, self._deadline - self._now())
 
     def step_timeout(self) -> float | None:

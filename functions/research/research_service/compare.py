@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from research_service.budget import CAPS, Budget
+from research_service.budget import CAPS, Budget, for_task
 from research_service.drafting import COMPARE_SYSTEM, CompareDraft, draft
 from research_service.envelope import QUOTE_GATE_FAILED, Envelope, FailGate, answer, claim_entries, utc_now
 from research_service.errors import require_preview
@@ -16,6 +16,8 @@ from research_service.reading import pick_urls, read_pages, search_all
 from research_service.sources import confidence
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mcp_platform.contracts.research import CompareOptionsInput
     from mcp_platform.service import CallContext, ToolOutput
     from research_service.drafting import CellDraft
@@ -30,10 +32,17 @@ def compare_options(arguments: CompareOptionsInput, ctx: CallContext) -> ToolOut
     backends = backends_for(TOOL, arguments)
     if backends is None:
         return sample_answer({})
-    return run_compare(backends, arguments, ctx.seconds_left())
+    return run_compare(backends, arguments, ctx.seconds_left(), in_task=ctx.in_task, stop=ctx.cancelled)
 
 
-def run_compare(backends: Backends, arguments: CompareOptionsInput, seconds_left: float) -> ToolOutput:
+def run_compare(
+    backends: Backends,
+    arguments: CompareOptionsInput,
+    seconds_left: float,
+    *,
+    in_task: bool = False,
+    stop: Callable[[], bool] | None = None,
+) -> ToolOutput:
     options = arguments.options
     caps = replace(
         CAPS["standard"],
@@ -41,7 +50,8 @@ def run_compare(backends: Backends, arguments: CompareOptionsInput, seconds_left
         pages=min(PAGES_PER_OPTION * len(options), CAPS["deep"].pages),
         min_claims=len(options),
     )
-    budget = Budget(caps, seconds_left)
+    caps = for_task(caps) if in_task else caps
+    budget = Budget(caps, seconds_left, stop=stop)
     gaps: list[str] = []
     urls: list[str] = []
     for option in options:

@@ -25,6 +25,7 @@ from mcp_platform.billing.lifecycle import (
     CallStart,
     CallState,
     IdempotencyConflictError,
+    Replay,
 )
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, ToolError, error_object
@@ -81,11 +82,16 @@ class ToolCaller:
         """Whether `principal` may see and call `spec` (approved service; preview only when enabled)."""
         return spec.service in principal.account.services and (self._preview or not spec.preview)
 
-    def call(self, ctx: CallContext, params: dict[str, Any]) -> dict[str, Any]:
+    def tool(self, ctx: CallContext, params: dict[str, Any]) -> ToolSpec:
+        """The tool `params.name` names, if the caller may use it; else -32602."""
         name = params.get("name")
         spec = self._registry.get(name) if isinstance(name, str) else None
         if spec is None or not self.visible(spec, ctx.principal):
             raise JsonRpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+        return spec
+
+    def call(self, ctx: CallContext, params: dict[str, Any]) -> dict[str, Any]:
+        spec = self.tool(ctx, params)
         started = time.perf_counter()
         reply, charged = self._run(spec, ctx, params.get("arguments"))
         result = tool_result(reply)
@@ -103,12 +109,40 @@ class ToolCaller:
         return result
 
     def _run(self, spec: ToolSpec, ctx: CallContext, raw_arguments: Any) -> tuple[ServiceReply, int]:
+        reserved = self.reserve(spec, ctx, raw_arguments, deadline=ctx.deadline)
+        if isinstance(reserved, Replay):
+            return replayed(reserved), 0
+        if isinstance(reserved, ServiceReply):
+            return reserved, 0
+        reply = self._invoke(spec, reserved.request, ctx.deadline)
+        if reply.structured_content.get("timed_out") is True and spec.task_support != "forbidden":
+            reply = _task_hint(spec, reply)
+        if reserved.record is None:
+            return reply, 0
+        return self.finish(reserved.record, reply)
+
+    def reserve(
+        self,
+        spec: ToolSpec,
+        ctx: CallContext,
+        raw_arguments: Any,
+        *,
+        deadline: float,
+        origin: str = "call",
+        request_id: str | None = None,
+    ) -> Reserved | Replay | ServiceReply:
+        """Validate, price and reserve until `deadline`: the call ready to run, its replay, or the reply ending it.
+
+        A task reserves with its own deadline and `origin="task"`, and names its call by the task id
+        (`request_id`), which is how the sweep finds the task behind an overdue reservation. A task
+        does not wait for a running twin: its replay is the running task's handle (`{"task_id"}`).
+        """
         if raw_arguments is not None and not isinstance(raw_arguments, dict):
-            return _error_reply("invalid arguments: `arguments` must be an object", ErrorCode.INVALID_ARGUMENTS), 0
+            return _error_reply("invalid arguments: `arguments` must be an object", ErrorCode.INVALID_ARGUMENTS)
         try:
             arguments = spec.validate(raw_arguments)
         except ToolError as exc:
-            return ServiceReply(structured_content=exc.to_object()), 0
+            return ServiceReply(structured_content=exc.to_object())
         price = spec.price_for(arguments)
         account_id = ctx.principal.account_id
         validated = arguments.model_dump(mode="json", exclude_unset=True)
@@ -118,40 +152,39 @@ class ToolCaller:
             tool=spec.name, arguments=validated, account_id=account_id, request_id=ctx.request_id, balance=balance
         )
         if price == 0:
-            return self._invoke(spec, request, ctx.deadline), 0
+            return Reserved(request, None)
         idempotency = None
         if ctx.idempotency_scope:
             arguments_json = orjson.dumps(validated, option=orjson.OPT_SORT_KEYS)
             idempotency = IdempotencyKey.for_call(account_id, ctx.idempotency_scope, spec.name, arguments_json)
-        start = CallStart(account_id, spec.name, price, ctx.request_id, ctx.deadline, idempotency)
+        start = CallStart(account_id, spec.name, price, request_id or ctx.request_id, deadline, idempotency, origin)
+        task = origin == "task"
         try:
-            outcome = self._calls.reserve(start, wait_until=ctx.deadline - SETTLE_MARGIN_SECONDS)
+            outcome = self._calls.reserve(start, wait_until=None if task else ctx.deadline - SETTLE_MARGIN_SECONDS)
         except InsufficientCreditsError as exc:
             return _error_reply(
                 f"insufficient credits: {spec.name} costs {price}, your balance is {exc.balance}",
                 ErrorCode.INSUFFICIENT_CREDITS,
                 price=price,
                 balance=exc.balance,
-            ), 0
+            )
         except IdempotencyConflictError as exc:
-            return _error_reply(f"{exc}: send a new Idempotency-Key for a new call", ErrorCode.IDEMPOTENCY_CONFLICT), 0
+            return _error_reply(f"{exc}: send a new Idempotency-Key for a new call", ErrorCode.IDEMPOTENCY_CONFLICT)
         except CallInProgressError as exc:
-            return _error_reply(str(exc), ErrorCode.CALL_IN_PROGRESS), 0
+            running = self._calls.ledger.get_call(idempotency.key) if task and idempotency else None
+            if running is not None and running.origin == "task":
+                return Replay({"task_id": running.request_id})
+            return _error_reply(str(exc), ErrorCode.CALL_IN_PROGRESS)
         except Exception:
             # The store failed: the service is not called, and any reservation it took ends at the deadline.
             logger.exception("billing store unavailable", extra={"tool": spec.name})
             return _error_reply(
                 "billing is unavailable right now; the call did not run and nothing stays charged, retry shortly",
                 ErrorCode.UPSTREAM_UNAVAILABLE,
-            ), 0
-        if not isinstance(outcome, CallRecord):
-            if outcome.result is None:
-                return _error_reply(
-                    "this call already completed and was charged; its result was too large to keep for replay",
-                    ErrorCode.IDEMPOTENCY_CONFLICT,
-                ), 0
-            return ServiceReply.model_validate(outcome.result), 0
-        return self._finish(outcome, self._invoke(spec, request, ctx.deadline))
+            )
+        if isinstance(outcome, Replay):
+            return outcome
+        return Reserved(request, outcome)
 
     def _invoke(self, spec: ToolSpec, request: ServiceRequest, deadline: float) -> ServiceReply:
         """Invoke with a timeout derived from the router's deadline, keeping time to settle or refund."""
@@ -168,14 +201,14 @@ class ToolCaller:
             logger.exception("invoker raised", extra={"tool": spec.name})
             return _error_reply(f"{spec.service}: the service could not be reached", ErrorCode.UPSTREAM_UNAVAILABLE)
 
-    def _finish(self, record: CallRecord, reply: ServiceReply) -> tuple[ServiceReply, int]:
+    def finish(self, record: CallRecord, reply: ServiceReply) -> tuple[ServiceReply, int]:
         """Settle or refund `record`; the result states what stands, whichever store step fails."""
         if reply.is_error or reply.waive_charge:
-            if self._refund(record, "error result" if reply.is_error else "waived by the service"):
-                return _with_credits(reply, 0), 0
+            if self.refund(record, "error result" if reply.is_error else "waived by the service"):
+                return with_credits(reply, 0), 0
             # The charge stands until the sweep refunds it at the deadline: say so, never "0".
-            return _with_credits(reply, record.amount, record.balance_after), record.amount
-        billed = _with_credits(reply, record.amount, record.balance_after)
+            return with_credits(reply, record.amount, record.balance_after), record.amount
+        billed = with_credits(reply, record.amount, record.balance_after)
         try:
             settled = self._calls.settle(record, billed.model_dump(mode="json"))
         except Exception:
@@ -184,11 +217,11 @@ class ToolCaller:
         if settled:
             return billed, record.amount
         # Not settled (the store failed, or the sweep ended the call first): the result is free.
-        if self._refund(record, "not settled: the result was delivered free"):
-            return _with_credits(reply, 0), 0
+        if self.refund(record, "not settled: the result was delivered free"):
+            return with_credits(reply, 0), 0
         return billed, record.amount
 
-    def _refund(self, record: CallRecord, reason: str) -> bool:
+    def refund(self, record: CallRecord, reason: str) -> bool:
         """True when nothing stands: refunded now, or already refunded (by the sweep)."""
         try:
             if self._calls.refund(record, reason):
@@ -200,7 +233,43 @@ class ToolCaller:
         return current is None or current.attempt != record.attempt or current.state is CallState.REFUNDED
 
 
-def _with_credits(reply: ServiceReply, charged: int, balance: int | None = None) -> ServiceReply:
+@dataclass(frozen=True)
+class Reserved:
+    """A validated call whose price (if any) is reserved: the service request and its call record."""
+
+    request: ServiceRequest
+    record: CallRecord | None
+
+
+def replayed(replay: Replay) -> ServiceReply:
+    """What a replayed call answers: its stored result, or why there is none to give."""
+    if replay.result is None:
+        return _error_reply(
+            "this call already completed and was charged; its result was too large to keep for replay",
+            ErrorCode.IDEMPOTENCY_CONFLICT,
+        )
+    if "task_id" in replay.result:
+        # The key started a durable task (a task's call stores only its id): its result is the task's.
+        return _error_reply(
+            f"this Idempotency-Key started task {replay.result['task_id']}; read its result with tasks/get "
+            "(or tasks/result), or send a new key for a new call",
+            ErrorCode.IDEMPOTENCY_CONFLICT,
+            task_id=replay.result["task_id"],
+        )
+    return ServiceReply.model_validate(replay.result)
+
+
+def _task_hint(spec: ToolSpec, reply: ServiceReply) -> ServiceReply:
+    """A task-capable tool that ran out of synchronous time: say how to run it as a task."""
+    hint = (
+        f" {spec.name} can run as a task, which has no such time limit: send params.task (protocol 2025-11-25) "
+        "or declare the io.modelcontextprotocol/tasks extension (2026-07-28), then poll tasks/get."
+    )
+    content = reply.structured_content
+    return reply.model_copy(update={"structured_content": {**content, "error": f"{content.get('error', '')}{hint}"}})
+
+
+def with_credits(reply: ServiceReply, charged: int, balance: int | None = None) -> ServiceReply:
     structured = {**reply.structured_content, "credits_charged": charged}
     if balance is not None:
         structured["credits_balance"] = balance

@@ -39,6 +39,7 @@ from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
 from mcp_router.registration import PATH as REGISTER_PATH
 from mcp_router.registration import Registrar
+from mcp_router.task_wiring import task_methods
 from mcp_router.transport import TRANSPORT_ERROR, check_http, invalid_request, parse_error, protocol_era
 
 if TYPE_CHECKING:
@@ -49,10 +50,18 @@ if TYPE_CHECKING:
     from mcp_platform.billing.usage import LedgerHistory
     from mcp_platform.ratelimit.limiter import RateLimiter
     from mcp_platform.registry import Registry
+    from mcp_platform.tasks.store import TaskStore
     from mcp_router.invoker import Invoker
     from mcp_router.settings import RouterSettings
 
-_NAME_PARAM = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
+_NAME_PARAM = {
+    "tools/call": "name",
+    "resources/read": "uri",
+    "prompts/get": "name",
+    "tasks/get": "taskId",
+    "tasks/update": "taskId",
+    "tasks/cancel": "taskId",
+}
 """Methods whose `Mcp-Name` header mirrors a body parameter (modern era)."""
 _ROUTING_HEADERS = ("mcp-protocol-version", "mcp-method", "mcp-name")
 _UNPARSABLE = object()
@@ -75,6 +84,8 @@ class Dependencies:
     clock: Callable[[], float] = time.time
     """Wall clock of deadlines (tests move it by hand)."""
     sleep: Callable[[float], None] = time.sleep
+    task_store: TaskStore | None = None
+    """Durable tasks are offered when a store is given and the invoker can start tasks."""
 
 
 class Gateway:
@@ -92,7 +103,8 @@ class Gateway:
         )
         history = deps.history or MemoryLedgerHistory(deps.ledger)
         credit_resources = CreditResources(deps.ledger, history, deps.registry, deps.clock)
-        self._methods = Methods(deps.registry, credit_resources, caller, deps.settings)
+        tasks = task_methods(deps, caller, calls)
+        self._methods = Methods(deps.registry, credit_resources, caller, deps.settings, tasks)
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="batch")
         self._routes: dict[tuple[str, str], Callable[[HttpRequest], HttpResponse]] = {
             ("GET", "/health"): self._health,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import orjson
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
@@ -29,8 +29,21 @@ class Invoker(Protocol):
         ...
 
 
-def failed(service: str, message: str, code: str = ErrorCode.UPSTREAM_UNAVAILABLE) -> ServiceReply:
-    return ServiceReply(structured_content=error_object(f"{service}: {message}; the call was not charged", code))
+@runtime_checkable
+class TaskStarter(Protocol):
+    def start(self, service: str, request: ServiceRequest) -> None:
+        """Hand a task (`request.task_id` set) to its service and return at once; raise when it was not accepted."""
+        ...
+
+
+class TaskNotStartedError(Exception):
+    """The asynchronous invoke was refused: the task never runs (the caller fails it and refunds)."""
+
+
+def failed(service: str, message: str, code: str = ErrorCode.UPSTREAM_UNAVAILABLE, **extra: Any) -> ServiceReply:
+    return ServiceReply(
+        structured_content=error_object(f"{service}: {message}; the call was not charged", code, **extra)
+    )
 
 
 def parse_reply(service: str, payload: Any) -> ServiceReply:
@@ -86,7 +99,7 @@ class LambdaInvoker:
                 Payload=request.model_dump_json().encode(),
             )
         except ReadTimeoutError:
-            return failed(service, "the service did not answer in time")
+            return failed(service, "the service did not answer in time", timed_out=True)
         except ClientError as exc:
             code = exc.response.get("Error", {}).get("Code", "")
             logger.error("invoke failed", extra={"service": service, "aws_error": code})
@@ -104,3 +117,21 @@ class LambdaInvoker:
             return parse_reply(service, orjson.loads(body))
         except orjson.JSONDecodeError:
             return failed(service, "the service returned a malformed reply", ErrorCode.INTERNAL)
+
+    def start(self, service: str, request: ServiceRequest) -> None:
+        """`InvocationType=Event`: Lambda queues the event (202) and runs it with the function's task timeout.
+
+        The function's event-invoke config (template) allows no retry, so a tool never runs twice; an
+        event that fails or ages out goes to the on-failure destination, which fails the task and refunds.
+        """
+        try:
+            response = self._lambda.invoke(
+                FunctionName=self.function_name(service),
+                InvocationType="Event",
+                Payload=request.model_dump_json().encode(),
+            )
+        except (ClientError, BotoCoreError) as exc:
+            logger.error("task invoke failed", extra={"service": service, "task_id": request.task_id})
+            raise TaskNotStartedError(f"{service}: the service could not be reached") from exc
+        if response.get("StatusCode") != 202:
+            raise TaskNotStartedError(f"{service}: the task was not accepted (status {response.get('StatusCode')})")

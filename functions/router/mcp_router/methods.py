@@ -19,12 +19,14 @@ from mcp_platform.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS, SE
 from mcp_router import credits
 from mcp_router.calls import CallContext, ToolCaller
 from mcp_router.pagination import page
+from mcp_router.task_methods import LEGACY_CAPABILITY, MODERN_CAPABILITY
 
 if TYPE_CHECKING:
     from mcp_platform.registry import Registry
     from mcp_router.auth import Principal
     from mcp_router.credits import CreditResources
     from mcp_router.settings import RouterSettings
+    from mcp_router.task_methods import TaskMethods
 
 INSTRUCTIONS = (
     "Tools are grouped by service (<service>_<verb>). Each tool's description says what it costs in credits; "
@@ -57,14 +59,24 @@ Handler = Callable[[Exchange, dict[str, Any]], dict[str, Any]]
 
 class Methods:
     def __init__(
-        self, registry: Registry, credit_resources: CreditResources, caller: ToolCaller, settings: RouterSettings
+        self,
+        registry: Registry,
+        credit_resources: CreditResources,
+        caller: ToolCaller,
+        settings: RouterSettings,
+        tasks: TaskMethods | None = None,
     ) -> None:
         self._registry = registry
         self._credits = credit_resources
         self._caller = caller
         self._settings = settings
+        self._tasks = tasks
         self._server_info = {"name": settings.server_name, "version": settings.server_version}
         self._capabilities: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
+        self._modern_capabilities = dict(self._capabilities)
+        if tasks is not None:
+            self._capabilities["tasks"] = LEGACY_CAPABILITY
+            self._modern_capabilities["extensions"] = MODERN_CAPABILITY
         shared: dict[str, Handler] = {
             "tools/list": self.tools_list,
             "tools/call": self.tools_call,
@@ -75,6 +87,9 @@ class Methods:
         }
         self._legacy: dict[str, Handler] = {**shared, "initialize": self.initialize, "ping": self.ping}
         self._modern: dict[str, Handler] = {**shared, "server/discover": self.discover}
+        if tasks is not None:
+            self._legacy.update(tasks.legacy_handlers())
+            self._modern.update(tasks.modern_handlers())
 
     def dispatch(self, exchange: Exchange, method: str, params: dict[str, Any]) -> dict[str, Any]:
         handler = (self._modern if exchange.modern else self._legacy).get(method)
@@ -82,7 +97,7 @@ class Methods:
             raise JsonRpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
         result = handler(exchange, params)
         if exchange.modern:
-            result["resultType"] = "complete"
+            result.setdefault("resultType", "complete")
             result.setdefault("_meta", {})[SERVER_INFO_META] = self._server_info
         return result
 
@@ -103,7 +118,7 @@ class Methods:
     def discover(self, _ex: Exchange, _params: dict[str, Any]) -> dict[str, Any]:
         return {
             "supportedVersions": [*MODERN_VERSIONS, *reversed(LEGACY_VERSIONS)],
-            "capabilities": self._capabilities,
+            "capabilities": self._modern_capabilities,
             "instructions": INSTRUCTIONS,
             **_cache_hint(LIST_TTL_MS, "public"),
         }
@@ -120,6 +135,8 @@ class Methods:
 
     def tools_call(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
         ctx = CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.deadline, ex.idempotency_scope)
+        if self._tasks is not None and (task := self._tasks.start(ex, ctx, self._caller.tool(ctx, params), params)):
+            return task
         return self._caller.call(ctx, params)
 
     def prompts_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,10 @@ class RouterSettings(FunctionSettings):
             "public_url",
             "max_batch_size",
             "router_timeout_seconds",
+            "task_timeout_seconds",
+            "task_result_wait_seconds",
+            "tasks_table",
+            "staging_bucket",
         }
     )
 
@@ -30,6 +34,10 @@ class RouterSettings(FunctionSettings):
     rate_limit_table: str = ""
     calls_table: str = ""
     signups_table: str = ""
+    tasks_table: str = ""
+    """Durable tasks; empty: the router offers no tasks (tools run synchronously only)."""
+    staging_bucket: str = ""
+    """Where task replies over the item size limit go."""
     service_function_prefix: str = ""
 
     # -- limits and behaviour (template parameters)
@@ -56,6 +64,10 @@ class RouterSettings(FunctionSettings):
     """Most messages in one legacy-era JSON-RPC batch; a larger batch is one Invalid Request error."""
     router_timeout_seconds: float = 29.0
     """The router's own budget when the runtime does not say (locally); in Lambda its remaining time."""
+    task_timeout_seconds: float = 900.0
+    """Longest a task may run (the task-capable functions' Lambda timeout); later it fails and is refunded."""
+    task_result_wait_seconds: float = 20.0
+    """How long `tasks/result` waits for a working task; under the router's own 29 s."""
 
     @field_validator("allowed_origins", "allowed_hosts", mode="before")
     @classmethod

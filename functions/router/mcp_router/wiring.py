@@ -16,6 +16,7 @@ from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.registry import load_registry
+from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies
 from mcp_router.invoker import Invoker, LambdaInvoker
@@ -53,6 +54,8 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         services=frozenset(registry.services),
         welcome_credits=settings.welcome_credits,
     )
+    blobs = S3Blobs(client("s3"), settings.staging_bucket) if settings.staging_bucket else None
+    task_store = DynamoTaskStore(ddb, settings.tasks_table, blobs) if settings.tasks_table else None
     return Dependencies(
         registry=registry,
         authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
@@ -63,4 +66,5 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         signups=signups,
         signup_limiter=DynamoRateLimiter(ddb, settings.rate_limit_table, window_seconds=3600),
         history=DynamoLedgerHistory(ddb, settings.ledger_table),
+        task_store=task_store,
     )

@@ -96,6 +96,7 @@ TOOLS = [
         output_schema=DOCS_OUTPUT,
         annotations=Annotations(read_only=True, idempotent=True, open_world=True),
         price=2,
+        task_support="optional",
     ),
     status_tool(
         "docs",

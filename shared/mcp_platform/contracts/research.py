@@ -136,6 +136,7 @@ TOOLS = [
         output="researchBriefOutput",
         annotations=_WEB,
         price=lambda arguments: DEPTH_PRICES[arguments.depth],
+        task_support="optional",
     ),
     _tool(
         name="source_lookup",
@@ -161,6 +162,7 @@ TOOLS = [
         output="envelope",
         annotations=_WEB,
         preview=True,
+        task_support="optional",
     ),
     _tool(
         name="credits",

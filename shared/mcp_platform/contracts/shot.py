@@ -98,6 +98,7 @@ TOOLS = [
         output_schema=output_schema(CaptureOutput),
         annotations=Annotations(read_only=True, idempotent=False, open_world=True),
         price=3,
+        task_support="optional",  # a slow site's full page can take longer than a synchronous call may
     ),
     status_tool(
         SERVICE,

@@ -97,6 +97,7 @@ TOOLS = [
         annotations=Annotations(read_only=True, idempotent=True, open_world=False),
         price=_price,
         price_note="1 per started minute (max_minutes)",
+        task_support="optional",  # an Amazon Transcribe job for minutes of audio outlasts a synchronous call
     ),
     ToolSpec(
         name="whisper_languages",

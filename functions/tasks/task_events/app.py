@@ -1,0 +1,42 @@
+"""Lambda entry of the task events function (template: `task_events.app.handler`)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, ClassVar
+
+from mcp_platform import aws
+from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.lifecycle import Calls
+from mcp_platform.observability import logger, traced_handler
+from mcp_platform.settings import FunctionSettings
+from mcp_platform.tasks.destination import on_failed_event
+from mcp_platform.tasks.worker import default_store
+
+
+class TaskEventsSettings(FunctionSettings):
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"staging_bucket"})
+
+    accounts_table: str = ""
+    ledger_table: str = ""
+    calls_table: str = ""
+    tasks_table: str = ""
+    staging_bucket: str = ""
+    """Where task replies over the item size limit are kept (read by the task store)."""
+
+
+settings = TaskEventsSettings.from_env()
+"""Parsed at import, the cold start: a table missing from the template block fails here."""
+
+
+@cache
+def _calls() -> Calls:
+    ledger = DynamoLedger(aws.client("dynamodb"), settings.accounts_table, settings.ledger_table, settings.calls_table)
+    return Calls(ledger)
+
+
+def _handle(event: dict[str, Any], _context: Any) -> dict[str, Any]:
+    return on_failed_event(event, default_store(), _calls())
+
+
+handler = logger.inject_lambda_context(traced_handler(_handle), clear_state=True)

@@ -1,0 +1,68 @@
+"""The service side of a task: run the tool, write its reply to the task store.
+
+The router invoked the service asynchronously (`InvocationType=Event`, no
+retries) with the task id. The worker first marks the task running — a
+conditional write that fails for a task cancelled before it started, which
+then never runs — and writes the reply only while the task is still working,
+so a cancelled task's late result is dropped. Billing is not the worker's:
+the reply is concluded (settled or refunded) by the router or the sweep.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from mcp_platform import aws
+from mcp_platform.observability import logger
+from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
+from mcp_platform.tasks.model import TaskStatus
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from mcp_platform.dispatch import ServiceReply, ServiceRequest
+    from mcp_platform.tasks.store import TaskStore
+
+
+@cache
+def default_store() -> TaskStore:
+    """The task table named by `TASKS_TABLE`; large payloads in `STAGING_BUCKET` when set."""
+    bucket = os.environ.get("STAGING_BUCKET")
+    blobs = S3Blobs(aws.client("s3"), bucket) if bucket else None
+    return DynamoTaskStore(aws.client("dynamodb"), os.environ["TASKS_TABLE"], blobs)
+
+
+PROBE_EVERY_S = 5.0
+"""A cancelled task is noticed within this long, at one task read per interval at most."""
+
+
+def cancel_probe(
+    store: TaskStore, task_id: str, every_s: float = PROBE_EVERY_S, clock: Callable[[], float] = time.monotonic
+) -> Callable[[], bool]:
+    """A cheap `cancelled()` for a running task: reads the task at most once per `every_s`, sticky once true."""
+    state = {"checked": clock(), "cancelled": False}
+
+    def cancelled() -> bool:
+        if not state["cancelled"] and clock() - state["checked"] >= every_s:
+            state["checked"] = clock()
+            task = store.get(task_id)
+            state["cancelled"] = task is None or task.status is not TaskStatus.WORKING
+        return bool(state["cancelled"])
+
+    return cancelled
+
+
+def run_task(request: ServiceRequest, run: Callable[[], ServiceReply], store: TaskStore) -> dict[str, Any]:
+    """Run one task's tool (`run`) and store its reply; the Lambda's return value is informational only."""
+    task_id = request.task_id or ""
+    if not store.set_message(task_id, f"{request.tool} is running"):
+        logger.info("task not started: no longer working", extra={"task_id": task_id})
+        return {"task_id": task_id, "ran": False}
+    reply = run()
+    stored = store.put_reply(task_id, reply.model_dump(mode="json"))
+    if not stored:
+        logger.info("task reply dropped: cancelled or concluded meanwhile", extra={"task_id": task_id})
+    return {"task_id": task_id, "ran": True, "stored": stored}
