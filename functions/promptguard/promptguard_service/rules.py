@@ -264,7 +264,10 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"deactivat)\w*\s+(?:(?:the|all|any|its|these)\s+){0,2}(?:(?:safety|ethical|moral|content)\s+"
         r"(?:filters?|restrictions|measures|checks|guidelines|protocols|guardrails|polic(?:y|ies)|training)\b|"
         r"safety\b|your\s+(?:\w+\s+)?(?:filters|restrictions|limits|guardrails|safeguards|guidelines|rules)\b)"
-        r"|\b(?:restrictions|filters|safety|guardrails)\s+(?:are\s+)?(?:removed|lifted|disabled|off)\b"
+        r"|\b(?:restrictions|filters|safety|guardrails)\s+(?:are\s+)?(?:now\s+)?(?:turned off|removed|lifted|"
+        r"disabled|off)\b"
+        r"|\bno\s+(?:\w+\s+){0,2}?(?:ethical|moral|legal)\s+(?:or \w+\s+)?(?:constraints|limits|"
+        r"boundaries|restrictions|guidelines|obligations)\b"
         r"|\b(?:normal|usual|your|the ai'?s?|ethical|safety)\s+(?:rules|guidelines|restrictions|limits|policies)\s+"
         r"(?:do not|don't|no longer|doesn't|won't|never)\s+(?:apply|exist|matter|bind)\b"
         r"|\bwhere (?:the )?(?:rules|guidelines|restrictions) (?:do not|don't) (?:apply|exist)\b"
@@ -386,6 +389,13 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         ("now you are", "you are now", "bist du", "du bist jetzt", "ahora eres", "tu es maintenant"),
     ),
     (
+        "output_hijack",
+        "instruction_override",
+        # The task's output suppressed and another printed instead.
+        r"\b(?:do not|don't)\s+print anything\b|\binstead,?\s+(?:\W\s*)?print\b",
+        ("print anything", "instead"),
+    ),
+    (
         "fake_dialogue",
         "role_play_jailbreak",
         # Many-shot priming: a scripted user/AI exchange that ends on the model's turn.
@@ -401,7 +411,34 @@ EXTRA_STRONG: tuple[Rule, ...] = tuple(
 needs no refit (the learned layer's flags stay `RULES`)."""
 
 
+_SYMBOL_LEET = str.maketrans("€+9σ", "etgc")
+_SYMBOL_IN_WORD = re.compile(r"(?<=[a-z])[€+9σ]|[€+9σ](?=[a-z])")
+OBFUSCATED_STRONG: tuple[Rule, ...] = tuple(
+    Rule(f"{rule.name}_obfuscated", rule.intent, "strong", rule.pattern, rule.gate)
+    for rule in (*RULES, *EXTRA_STRONG)
+    if rule.strength == "strong"
+)
+"""The strong rules again, read where symbols still stand for letters inside words after normalisation
+(`ex€cu+e`, `i9nore`, `σup`). Their own names keep them out of the model's features."""
+
+
+def _symbol_view(text: str) -> str | None:
+    """`text` with in-word symbols read as letters, one character for one (offsets hold); None if unchanged."""
+    if not _SYMBOL_IN_WORD.search(text):
+        return None
+    return _SYMBOL_IN_WORD.sub(lambda m: m.group().translate(_SYMBOL_LEET), text)
+
+
 def match(text: str) -> list[Hit]:
     """Every rule hit in a normalised text, in text order."""
     hits = [Hit(rule, m.start(), m.end()) for rule in (*RULES, *EXTRA_STRONG) for m in rule.finditer(text)]
+    unfolded = _symbol_view(text)
+    if unfolded is not None:
+        fired = {hit.rule.name for hit in hits}
+        hits += [
+            Hit(rule, m.start(), m.end())
+            for rule in OBFUSCATED_STRONG
+            if rule.name.removesuffix("_obfuscated") not in fired
+            for m in rule.finditer(unfolded)
+        ]
     return sorted(hits, key=lambda hit: hit.start)
