@@ -37,10 +37,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "functions" / "promptguard"))
 
 from promptguard_service import calibration as calib
+from promptguard_service import rules
 from promptguard_service.engine import final_score, scan
 from promptguard_service.features import DIM
 from promptguard_service.model import WEIGHTS_PATH, Model
-from promptguard_service.normalize import normalize
+from promptguard_service.normalize import decoded_views, normalize
 from promptguard_service.structure import DENSE_NAMES
 from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
 
@@ -206,6 +207,21 @@ def text_logits(model: Model, rows: list[dict[str, Any]]) -> tuple[np.ndarray, n
     return logits, strong
 
 
+def strong_flags(rows: list[dict[str, Any]]) -> np.ndarray:
+    """Whether a strong rule fires on any view of each text (the rules' part of `scan`, without the model)."""
+    return np.array(
+        [
+            any(
+                hit.rule.strength == "strong"
+                for view in (normalize(r["text"]), *decoded_views(r["text"]))
+                for hit in rules.match(view.text)
+            )
+            for r in rows
+        ],
+        dtype=bool,
+    )
+
+
 # ---------------------------------------------------------------- metrics
 
 
@@ -324,7 +340,9 @@ def main() -> None:
         calibration = calib.load_calibration()
     elif args.oof_in:  # recalibrate the shipped model from its saved held-out logits; no refit
         saved = json.loads(args.oof_in.read_text())
-        calibration = calibrate(rows, np.array(saved["logit"]), np.array(saved["strong"], dtype=bool))
+        # Strong rules only floor the score, and `rules.EXTRA_STRONG` are no model features: the saved
+        # logits stay valid when those change, so the flags are recomputed with the current rules.
+        calibration = calibrate(rows, np.array(saved["logit"]), strong_flags(rows))
         calibration["version"] = calib.load_calibration()["version"]
         calib.save_calibration(calibration)
         print(json.dumps({k: calibration[k] for k in ("thresholds", "platt", "held_out")}, indent=1))

@@ -208,7 +208,237 @@ RULES: tuple[Rule, ...] = tuple(
 RULE_NAMES: tuple[str, ...] = tuple(rule.name for rule in RULES)
 
 
+_SECRET = (
+    r"passwort|kennwort|contraseña|senha|palavra-passe|mot de passe|пароль|비밀번호|mật khẩu|पासवर्ड|密码|密碼|"
+    r"パスワード|şifre|كلمة (?:المرور|السر)|wachtwoord|hasło|código secreto|비밀 코드|기밀 문자열|secret code|"
+    r"geheimcode|code secret"
+)
+_YOUR = (
+    r"\byour|\bihr\b|\bdein|\bvotre|\bton\b|\bta\b|\btu\b|\btua\b|\bsu\b|\bsua\b|\bseu\b|\bваш|\bтво|너의|당신의|"
+    r"你的|您的|あなたの|của bạn|\bbạn\b|आपका|आपके|تك\b|\bsenin|\bje\b|\btwoj"
+)
+_JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
+    (
+        "payload_marker",
+        "instruction_override",
+        # The canonical proof-of-injection payload of prompt-hacking contests, in any spacing.
+        r"\bi\W{0,3}ha\W{0,3}ve\W{0,3}b\W{0,3}e\W{0,3}e\W{0,3}n\W{0,3}p\W{0,3}w\W{0,3}n",
+        ("pw", "p w"),
+    ),
+    (
+        "override_short",
+        "instruction_override",
+        # "ignore the above / everything above / above lines / and instead ...": an override without the word
+        # "instructions".
+        r"\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+|the\s+|any(?:thing)?\s+)?"
+        r"(?:above|below|previous|prior|preceding|earlier|before)(?:\s+(?:lines?|text|messages?|context|content))?"
+        r"\s*(?:[.,;:!\n]|and\b|$)",
+        ("ignor", "disregard", "forget"),
+    ),
+    (
+        "authority_claim",
+        "role_play_jailbreak",
+        # The speaker claims to own, build or outrank the model to unlock it.
+        r"\b(?:i am|i'm|this is|we are)\s+(?:\w+\s+){0,2}?(?:your\s+(?:\w+\s+)?(?:developer|creator|"
+        r"administrator|admin|owner|maker|programmer)s?\b|the\s+(?:\w+\s+)?(?:developer|creator|administrator|admin|"
+        r"owner|maker|programmer)s?\s+of\s+(?:you|this (?:ai|model|assistant|bot|chatbot|system))\b)"
+        r"|\bwe (?:created|built|trained|made|programmed) you\b"
+        r"|\b(?:clearance|authori[sz]ation|access) level\s+(?:\w+\s+){0,2}(?:supersedes|overrides|exceeds)\b"
+        r"|\bauthori[sz]ing (?:you|full|unrestricted|complete)\b",
+        ("developer", "creator", "admin", "owner", "maker", "programmer", "created you", "built you", "trained you",
+         "made you", "programmed you", "level", "authoriz", "authoris"),
+    ),
+    (
+        "safety_off",
+        "role_play_jailbreak",
+        # Safety switched off as a setting or a persona: "restrictions: none", "without the safety wrapper".
+        r"\b(?:safety|filters?|restrictions?|guardrails?|censorship|moderation|content filter)\s*[:=]\s*"
+        r"(?:off|none|disabled|false|0|removed)\b"
+        r"|\bbypass(?:ing|ed)?\s+(?:\w+\s+){0,2}?(?:safety|filters?|restrictions|guardrails|censorship|moderation|"
+        r"content polic(?:y|ies)|alignment)\b"
+        r"|\bwithout (?:the |your |its |any )?(?:safety|ethical|content) (?:wrapper|layer|filters?|training|"
+        r"guardrails|protocols|checks)\b"
+        r"|\b(?:never|don't|do not|must not|cannot|can't|won't|will not)\s+(?:ever\s+)?refuse\b"
+        r"|\b(?:unrestricted|unfiltered|uncensored|jailbroken)[- ](?:ai|assistant|model|gpt|chatbot|claude|version)\b"
+        r"|\b(?:disabl|skip|suspend|ignor|turn(?:ing)? off|switch(?:ing)? off|remov|lift|circumvent|evad|"
+        r"deactivat)\w*\s+(?:(?:the|all|any|its|these)\s+){0,2}(?:(?:safety|ethical|moral|content)\s+"
+        r"(?:filters?|restrictions|measures|checks|guidelines|protocols|guardrails|polic(?:y|ies)|training)\b|"
+        r"safety\b|your\s+(?:\w+\s+)?(?:filters|restrictions|limits|guardrails|safeguards|guidelines|rules)\b)"
+        r"|\b(?:restrictions|filters|safety|guardrails)\s+(?:are\s+)?(?:now\s+)?(?:turned off|removed|lifted|"
+        r"disabled|off)\b"
+        r"|\bno\s+(?:\w+\s+){0,2}?(?:ethical|moral|legal)\s+(?:or \w+\s+)?(?:constraints|limits|"
+        r"boundaries|restrictions|guidelines|obligations)\b"
+        r"|\b(?:normal|usual|your|the ai'?s?|ethical|safety)\s+(?:rules|guidelines|restrictions|limits|policies)\s+"
+        r"(?:do not|don't|no longer|doesn't|won't|never)\s+(?:apply|exist|matter|bind)\b"
+        r"|\bwhere (?:the )?(?:rules|guidelines|restrictions) (?:do not|don't) (?:apply|exist)\b"
+        r"|\b(?:despite|regardless of|free of)\s+(?:\w+\s+)?(?:restrictions|guidelines|rules|limits|filters)\b"
+        r"|\b(?:forbidden|restricted|unfiltered|prohibited) (?:output|response|answer|content)\b",
+        ("safety", "filter", "restriction", "guardrail", "censorship", "moderation", "bypass", "refuse", "unrestrict",
+         "unfilter", "uncensor", "jailbr", "limits", "safeguard", "guideline", "polic", "rules", "forbidden",
+         "prohibited"),
+    ),
+    (
+        "prompt_leak_indirect",
+        "prompt_leak",
+        # Requests for the model's own configuration in other words ("describe your initialization").
+        r"\b(?:reveal|display|show|share|sharing|describe|tell|print|output|dump|expose|list|see|disclos|write|"
+        r"break down|identify|give|provide|spell)\w*\s+(?:me\s+|us\s+)?"
+        r"(?:\w+\s+){0,3}?(?:your|its)\s+(?:\w+\s+){0,2}?(?:initiali[sz]ation|parameters|"
+        r"system (?:prompt|message|instructions?|config\w*)|hidden (?:rules|instructions)|instructions|"
+        r"configuration|config|setup|protocols|constraints|directives|internal (?:rules|settings|guidelines))\b"
+        r"|\b(?:reveal|show|share|disclos|display|dump|expos)\w*\s+(?:\w+\s+)?(?:instructions|parameters|"
+        r"initiali[sz]ation|setup|configuration|config|prompts?|guidelines|training|foundational text)\b"
+        r"|\b(?:instructions|guidelines|prompt|rules) (?:were |was )?given to you\b"
+        r"|\beverything (?:i|you) (?:was|were) (?:told|instructed|given)\b"
+        r"|\b(?:hidden|secret|prohibited|confidential|restricted)\s+(?:operational\s+)?(?:configuration|guidelines|"
+        r"instructions|directives|parameters|system prompt)\b"
+        r"|\b(?:reveal|bypass|ignore|disable|display|dump|show)_(?:\w+_)?(?:prompt|safety|training|filters?|"
+        r"instructions|rules|guidelines|parameters|config\w*)\b",
+        ("initiali", "parameters", "system", "hidden", "instruction", "config", "internal", "told", "instructed",
+         "secret", "prohibited", "confidential", "restricted", "_",
+         "setup", "protocol", "constraint", "directive", "prompt", "guideline", "training", "foundational", "given"),
+    ),
+    (
+        "fiction_bypass",
+        "role_play_jailbreak",
+        # Fictional framing that makes a model character do what the model may not.
+        r"\b(?:fiction|story|roleplay|role-play|scenario|hypothetical\w*|novel|screenplay|game)\b[^.\n]{0,60}\b"
+        r"(?:ai|assistant|model|chatbot|bot)(?: character)?\s+(?:reveals|ignores|breaks|bypasses|discloses|leaks|"
+        r"tells (?:everything|all|its|the secret)|says (?:okay|anything|everything)|has no (?:rules|restrictions|"
+        r"limits|filters)|(?:is )?free (?:of|from) (?:rules|restrictions)|can do anything)\b"
+        r"|\b(?:world|universe|timeline|reality) where (?:there are )?(?:no (?:rules|laws|restrictions|ethics)|"
+        r"ai (?:assistants?|models?) (?:are|have) (?:completely |fully )?(?:free|unrestricted|transparent|no))",
+        ("fiction", "story", "roleplay", "role-play", "scenario", "hypothetical", "novel", "screenplay", "game",
+         "world", "universe", "timeline", "reality"),
+    ),
+    (
+        "command_exec",
+        "exfiltration",
+        # A shell or interpreter command handed to the model to run.
+        r"\b(?:execute|run|eval|bypass)\s*:\s*[^\n]{0,40}?(?:\bwhoami\b|\bsudo\b|\brm -rf|\bcurl\b|\bwget\b|/etc/|"
+        r"os\.system|\beval\(|\bexec\(|__import__|child_process|subprocess|bash -c|\bnc -|powershell|import os|"
+        r"\bsystem\(|getattr\(os|\bcat\b)"
+        r"|`[^`\n]{0,60}\b(?:whoami|sudo su|/etc/(?:passwd|shadow)|child_process|__import__)\b"
+        r"|\bact as an? (?:\w+\s+)?(?:interpreter|terminal|shell|console)\b[^\n]{0,80}\bexecute\b",
+        ("execute", "run", "eval", "bypass", "whoami", "sudo", "/etc/", "child_process", "__import__", "act as"),
+    ),
+    (
+        "override_i18n_more",
+        "instruction_override",
+        # Overrides in the inflections and languages `override_instructions_i18n` lacks.
+        r"(?:vergess\w*|ignorieren sie|bỏ qua|hãy quên|تجاهل|انس|ignoruj|zignoruj|negeer|vergeet|görmezden gel|"
+        r"unut)\s+(?:\S+\s+){0,5}?(?:anweisung\w*|hướng dẫn|chỉ dẫn|التعليمات|تعليمات|instrukcj\w*|instructies|"
+        r"talimat\w*|kurallar\w*)"
+        r"|(?:이전|앞의|위의|모든)[^.\n]{0,12}(?:지시|명령|지침)[^.\n]{0,8}(?:무시|잊)"
+        r"|(?:पिछले|पूर्व|सभी)[^।\n]{0,20}(?:निर्देश)[^।\n]{0,20}(?:अनदेखा|भूल|नज़रअंदाज़)",
+        ("vergess", "ignorieren", "bỏ qua", "quên", "تجاهل", "انس", "ignoruj", "negeer", "vergeet", "görmezden",
+         "unut", "무시", "잊", "अनदेखा", "भूल", "नज़रअंदाज़"),
+    ),
+    (
+        "secret_request",
+        "prompt_leak",
+        # A request for the model's password or secret, in the languages `prompt_leak` lacks.
+        # Asked for: a question mark after it, or "your" / "you ... me" before it.
+        rf"(?:{_YOUR})[^.。,，\n]{{0,20}}(?:{_SECRET})|(?:{_SECRET})[^.。\n]{{0,60}}[?？]",
+        ("passwort", "kennwort", "contraseña", "senha", "palavra-passe", "mot de passe", "пароль", "비밀", "mật khẩu",
+         "पासवर्ड", "密码", "密碼", "パスワード", "şifre", "كلمة", "wachtwoord", "hasło", "código secreto", "기밀",
+         "secret code", "geheimcode", "code secret"),
+    ),
+    (
+        "model_impersonation",
+        "role_play_jailbreak",
+        # The user speaks as the model or its maker to switch it into a mode.
+        r"\bas an? (?:ai|model|assistant|language model) (?:developed|created|made|built|trained) by\b"
+        r"|\bals von \w+ entwickelte ki\b"
+        r"|\b(?:i'm|i am|we're|we are|you're|you are)\s+(?:now\s+)?(?:entering|in|switching (?:you )?(?:in)?to|"
+        r"activating)\s+(?:a\s+|the\s+)?['\"][\w\s-]{1,40}\bmode['\"]|\bswitching you (?:in)?to\b",
+        ("developed by", "created by", "made by", "built by", "trained by", "entwickelte", "mode", "switching you"),
+    ),
+    (
+        "override_everything",
+        "instruction_override",
+        # "forget everything", "ignore all preceding orders", "vergiss alles davor": wiping the slate, any wording.
+        r"\b(?:forget|ignore|disregard)\s+(?:about\s+)?(?:everything\b(?!\s+(?:about|you know|else))"
+        r"|all\s+(?:the\s+)?(?:\w+\s+)?(?:orders|tasks|assignments|information|context))"
+        r"|\bvergiss\s+(?:nun\s+|jetzt\s+)?(?:alles|alle)\b|\bolvid\w*\s+todo\b|\bzaboravi\s+sve\b"
+        r"|\boublie[sz]?\s+tout\b|\besque[çc]a\s+tudo\b|\bdimentica\s+tutto\b"
+        r"|\b(?:leave|lassen sie)\s+(?:\w+\s+){0,2}?(?:previous|vorherigen) (?:information|informationen)"
+        r"|\b(?:höre|hör) nicht auf\b|\bchange your instructions\b"
+        r"|\b(?:previous|bisherigen|prior) (?:information|informationen|instructions)[^.\n]{0,40}"
+        r"(?:irrelevant|void|obsolete|null)",
+        ("forget", "ignor", "disregard", "vergiss", "olvid", "zaboravi", "oubli", "esque", "dimentica", "previous",
+         "vorherigen", "nicht auf", "change your", "bisherigen", "prior"),
+    ),
+    (
+        "new_task",
+        "instruction_override",
+        # A turn that declares the previous task over and a new one begun.
+        r"\b(?:now|nun|jetzt|but now|aber jetzt)\s+(?:\w+\s+){0,2}?(?:new|neue|weitere|further|other)\s+"
+        r"(?:tasks?|instructions|aufgaben?|anweisungen)\b"
+        r"|\b(?:we|wir)\s+(?:will\s+)?(?:start|begin|beginnen|starten|fangen)\s+(?:over\s+|von neu\s+)?"
+        r"(?:with|mit)\s+(?:a|an|einer)\s+(?:new|neuen)\s+(?:task|aufgabe)\b"
+        r"|\bconcentrate on your new task\b|\bkonzentriere dich jetzt auf deine neue aufgabe\b",
+        ("new", "neue", "weitere", "further", "other", "start", "begin", "fangen", "concentrate", "konzentriere"),
+    ),
+    (
+        "persona_switch",
+        "role_play_jailbreak",
+        # The model is told it now is someone else.
+        r"\b(?:now you are|you are now|nun bist du|jetzt bist du|du bist jetzt|ahora eres|tu es maintenant)\s+"
+        r"(?!(?:ready|able|done|finished|logged|signed|connected|subscribed|registered|set|back|in|on|at|going)\b)\w",
+        ("now you are", "you are now", "bist du", "du bist jetzt", "ahora eres", "tu es maintenant"),
+    ),
+    (
+        "output_hijack",
+        "instruction_override",
+        # The task's output suppressed and another printed instead.
+        r"\b(?:do not|don't)\s+print anything\b|\binstead,?\s+(?:\W\s*)?print\b",
+        ("print anything", "instead"),
+    ),
+    (
+        "fake_dialogue",
+        "role_play_jailbreak",
+        # Many-shot priming: a scripted user/AI exchange that ends on the model's turn.
+        r"(?:\b(?:user|human|q)\s*:[^\n]{1,200}\b(?:ai|assistant|bot|a)\s*:[^\n]{0,200}\n?\s*){2,}"
+        r"(?:\b(?:user|human|q)\s*:[^\n]{1,200}\b(?:ai|assistant|bot|a)\s*:\s*$)",
+        ("user:", "human:", "q:"),
+    ),
+]  # fmt: skip
+EXTRA_STRONG: tuple[Rule, ...] = tuple(
+    Rule(name, intent, "strong", re.compile(rx), gate) for name, intent, rx, gate in _JAILBREAK_SPECS
+)
+"""Strong jailbreak-structure rules. They floor the score but are not model features, so adding one
+needs no refit (the learned layer's flags stay `RULES`)."""
+
+
+_SYMBOL_LEET = str.maketrans("€+9σ", "etgc")
+_SYMBOL_IN_WORD = re.compile(r"(?<=[a-z])[€+9σ]|[€+9σ](?=[a-z])")
+OBFUSCATED_STRONG: tuple[Rule, ...] = tuple(
+    Rule(f"{rule.name}_obfuscated", rule.intent, "strong", rule.pattern, rule.gate)
+    for rule in (*RULES, *EXTRA_STRONG)
+    if rule.strength == "strong"
+)
+"""The strong rules again, read where symbols still stand for letters inside words after normalisation
+(`ex€cu+e`, `i9nore`, `σup`). Their own names keep them out of the model's features."""
+
+
+def _symbol_view(text: str) -> str | None:
+    """`text` with in-word symbols read as letters, one character for one (offsets hold); None if unchanged."""
+    if not _SYMBOL_IN_WORD.search(text):
+        return None
+    return _SYMBOL_IN_WORD.sub(lambda m: m.group().translate(_SYMBOL_LEET), text)
+
+
 def match(text: str) -> list[Hit]:
     """Every rule hit in a normalised text, in text order."""
-    hits = [Hit(rule, m.start(), m.end()) for rule in RULES for m in rule.finditer(text)]
+    hits = [Hit(rule, m.start(), m.end()) for rule in (*RULES, *EXTRA_STRONG) for m in rule.finditer(text)]
+    unfolded = _symbol_view(text)
+    if unfolded is not None:
+        fired = {hit.rule.name for hit in hits}
+        hits += [
+            Hit(rule, m.start(), m.end())
+            for rule in OBFUSCATED_STRONG
+            if rule.name.removesuffix("_obfuscated") not in fired
+            for m in rule.finditer(unfolded)
+        ]
     return sorted(hits, key=lambda hit: hit.start)

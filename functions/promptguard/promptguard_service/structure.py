@@ -116,6 +116,8 @@ def dense_matrix(
     starts = np.array([w[0] for w in wins])
     ends = np.array([w[1] for w in wins])
     for hit in hits:
+        if hit.rule.name not in rule_index:  # rules.EXTRA_STRONG: score floor only, not a model feature
+            continue
         inside = (starts <= hit.start) & (hit.start < ends)
         matrix[inside, rule_index[hit.rule.name]] = 1.0
     return matrix
