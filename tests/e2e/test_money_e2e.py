@@ -69,7 +69,7 @@ async def test_the_error_registry_is_readable(local_server) -> None:
     assert "| `call_in_progress` | yes |" in text and "| `idempotency_conflict` | no |" in text
 
 
-def test_mcp_admin_reconcile_runs_against_the_local_store(local_server) -> None:
+def test_admin_cli_reconcile_runs_against_the_local_store(local_server) -> None:
     env = {**os.environ, "LOCAL_AWS_PORT": local_server.aws_endpoint.rsplit(":", 1)[1]}
     run = subprocess.run(
         [sys.executable, "-m", "mcp_platform.admin_cli", "--local", "reconcile", "--audit", "acct_dev"],

@@ -138,7 +138,7 @@ def test_an_idempotent_retry_after_a_killed_router_runs_again_and_is_charged_onc
     assert rig.ledger.audit(ACCOUNT).consistent
 
 
-def test_mcp_admin_reconcile_prints_what_it_fixed(
+def test_admin_cli_reconcile_prints_what_it_fixed(
     rig: Rig, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for name, value in TABLE_ENV.items():

@@ -188,7 +188,7 @@ def test_dynamodb_requests_per_task(stack: Stack) -> None:
     assert sum(result.values()) <= 2
 
 
-def test_mcp_admin_reconcile_resolves_tasks_like_the_scheduled_sweep(
+def test_admin_cli_reconcile_resolves_tasks_like_the_scheduled_sweep(
     stack: Stack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from mcp_platform import admin_cli
