@@ -69,6 +69,15 @@ def fresh_service_settings() -> Iterator[None]:
     _clear_service_settings()
 
 
+@pytest.fixture(autouse=True)
+def fresh_llm_clients() -> Iterator[None]:
+    """The LLM client is kept per container (`llm_from_env`); no test inherits one an earlier test built."""
+    from mcp_platform.llm import forget_clients
+
+    yield
+    forget_clients()
+
+
 @pytest.fixture
 def reload_settings() -> Callable[[], None]:
     """Parse every service's settings again from the environment as the test has set it."""

@@ -108,7 +108,7 @@ def test_openai_failures_are_clear_tool_errors(model: FakeChatModel, status: int
 def test_openai_timeout_and_unreachable_server(model: FakeChatModel, monkeypatch: pytest.MonkeyPatch) -> None:
     model.delay = 1.5
     with pytest.raises(ToolError) as info:
-        OpenAiClient(model="m", timeout=0.5).complete(system="s", user="u")
+        OpenAiClient(model="m").complete(system="s", user="u", timeout=0.5)
     assert info.value.code == "upstream_unavailable" and "did not answer in time" in info.value.message
     monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:9/v1")
     with pytest.raises(ToolError) as info:
@@ -195,7 +195,7 @@ def test_bedrock_reports_usage_and_sends_image_blocks() -> None:
 def test_bedrock_endpoint_url_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LLM_PROVIDER", "bedrock")
     monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:8999")
-    assert llm_from_env()._client.meta.endpoint_url == "http://127.0.0.1:8999"  # type: ignore[attr-defined]
+    assert llm_from_env().runtime(2.0).meta.endpoint_url == "http://127.0.0.1:8999"  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- images and settings
@@ -232,7 +232,7 @@ def test_settings_say_what_is_active_and_missing(monkeypatch: pytest.MonkeyPatch
         "base_url": "http://127.0.0.1:11434/v1",
         "missing": [],
     }
-    assert llm_from_env(timeout=3.0).name == "openai/llama3.2"
+    assert llm_from_env().name == "openai/llama3.2"
     monkeypatch.setenv("LLM_PROVIDER", "mistral")
     assert llm_settings()["missing"] == ["LLM_PROVIDER"]
     with pytest.raises(ToolError, match="gemini, bedrock, openai"):

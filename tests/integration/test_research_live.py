@@ -28,6 +28,8 @@ from tests.support.research import call, ok
 if TYPE_CHECKING:
     import respx
 
+    from mcp_platform.llm import Completion
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "research"
 WEBB = "When did the James Webb Space Telescope launch?"
 ASK = "When did Webb launch?"
@@ -129,11 +131,12 @@ def test_live_brief_with_bedrock(
     stubber.add_response("converse", recorded("live_bedrock_brief.json", web), expected)
     timeouts: list[float | None] = []
 
-    def bedrock(timeout: float | None = None) -> BedrockClient:
-        timeouts.append(timeout)
-        return BedrockClient(model_id="amazon.nova-lite-v1:0", boto3_client=client)
+    class Recording(BedrockClient):
+        def complete(self, **kwargs: Any) -> Completion:
+            timeouts.append(kwargs.get("timeout"))
+            return super().complete(**kwargs)
 
-    monkeypatch.setattr(live, "llm_from_env", bedrock)
+    monkeypatch.setattr(live, "llm_from_env", lambda: Recording(model_id="amazon.nova-lite-v1:0", boto3_client=client))
     with stubber:
         reply = call("research_brief", query=WEBB, depth="quick")
     stubber.assert_no_pending_responses()
@@ -227,15 +230,22 @@ def test_lookup_of_a_private_address_is_blocked(
     assert "loopback" in out["gaps"][0]
 
 
-@pytest.mark.parametrize("provider", ["gemini", "bedrock"])
-def test_the_llm_client_honours_the_drafts_timeout(
-    provider_keys: respx.MockRouter, monkeypatch: pytest.MonkeyPatch, provider: str
+def test_the_drafts_timeout_reaches_the_gemini_request(provider_keys: respx.MockRouter, web: LocalSite) -> None:
+    """The budget's draft timeout caps the request, so a slow model cannot outlast the Lambda."""
+    route = provider_keys.post(GEMINI).respond(json=recorded("live_gemini_lookup.json", web))
+    assert live.PlatformLlm().complete("system", "prompt", 100, timeout=7.5).text
+    assert 7.0 < route.calls.last.request.extensions["timeout"]["read"] <= 7.5
+
+
+def test_the_drafts_timeout_picks_a_capped_bedrock_client(
+    provider_keys: respx.MockRouter, web: LocalSite, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The budget's draft timeout reaches the client, so a slow model cannot outlast the Lambda."""
-    monkeypatch.setenv("LLM_PROVIDER", provider)
-    llm = live.llm_from_env(timeout=7.5)
-    if provider == "bedrock":
-        client = llm._client
-        assert client.meta.config.read_timeout == 7.5 and client.meta.config.retries["total_max_attempts"] == 1
-    else:
-        assert llm.timeout == 7.5  # each call's deadline is now + 7.5 s
+    """botocore takes no per-request timeout: the call goes through a client that reads for 7 s at most, once."""
+    monkeypatch.setenv("LLM_PROVIDER", "bedrock")
+    llm = live.llm_from_env()
+    capped = llm.runtime(7.5)
+    assert capped.meta.config.read_timeout == 7 and capped.meta.config.retries["total_max_attempts"] == 1
+    with Stubber(capped) as stubber:
+        stubber.add_response("converse", recorded("live_bedrock_brief.json", web))
+        assert live.PlatformLlm().complete("system", "prompt", 100, timeout=7.5).text
+        stubber.assert_no_pending_responses()

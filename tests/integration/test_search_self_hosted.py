@@ -175,21 +175,22 @@ def test_the_summary_model_gets_only_what_the_call_has_left(
     searxng: FakeSearxng, model: FakeChatModel, site: LocalSite, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     site.routes["/a"] = Reply(body=ARTICLE.encode())
-    asked: list[float | None] = []
-    real = pages.llm_from_env
+    asked: list[float] = []
+    llm = pages.llm_from_env()  # the container's client: the tool gets this one too
+    real = llm.complete
 
-    def recording(timeout: float | None = None) -> Any:
-        asked.append(timeout)
-        return real(timeout)
+    def recording(**kwargs: Any) -> Any:
+        asked.append(kwargs["timeout"])
+        return real(**kwargs)
 
-    monkeypatch.setattr(pages, "llm_from_env", recording)
+    monkeypatch.setattr(llm, "complete", recording)
     deadline = time.monotonic() + 12.0
     reply = app.handle(
         {"tool": "search_fetch_summary", "arguments": {"url": site.url("/a")}, "account_id": "a", "request_id": "r"},
         CallContext(account_id="a", request_id="r", deadline=deadline),
     )
     assert reply.structured_content["summary"]
-    assert asked[0] is None and 0 < asked[-1] <= 11.0  # the page was fetched first; the model gets the rest
+    assert len(asked) == 1 and 0 < asked[0] <= 11.0  # the page was fetched first; the model gets the rest
 
 
 # ---------------------------------------------------------------- the existing providers, moved by base URL

@@ -42,6 +42,8 @@ class Seen:
     query: dict[str, str]
     headers: dict[str, str]
     body: Any = None
+    client_port: int = 0
+    """The caller's TCP port: requests on one kept-alive connection share it."""
 
 
 @dataclass
@@ -73,6 +75,7 @@ class _JsonServer:
                     {k: v[-1] for k, v in parse_qs(parts.query).items()},
                     {k.lower(): v for k, v in self.headers.items()},
                     json.loads(raw) if raw else None,
+                    self.client_address[1],
                 )
                 server.requests.append(seen)
                 if server.delay:

@@ -84,7 +84,7 @@ class PlatformLlm:
 
     def complete(self, system: str, prompt: str, max_tokens: int, timeout: float) -> LlmReply:
         try:
-            answer = llm_from_env(timeout=timeout).complete(system=system, user=prompt, max_tokens=max_tokens)
+            answer = llm_from_env().complete(system=system, user=prompt, max_tokens=max_tokens, timeout=timeout)
         except ToolError as exc:
             raise UpstreamError(exc.message) from None
         logger.info(

@@ -65,9 +65,8 @@ def summary_language(lang: str | None, focus: str | None, page_text: str) -> str
 
 
 def search_fetch_summary(arguments: SearchSummaryInput, ctx: CallContext) -> dict[str, Any]:
-    llm_from_env()  # fails first, and free, when the LLM is not configured
+    llm = llm_from_env()  # fails first, and free, when the LLM is not configured
     page, page_cached = _page(arguments.url, False, ctx)
-    llm = llm_from_env(timeout=max(1.0, ctx.seconds_left() - 1.0))  # what the page left of the call's time
     lang = summary_language(arguments.lang, arguments.focus, page["content"])
     key = cache_key("summary", llm.name, arguments.url, lang, arguments.focus or "")
     if hit := store().get(key):
@@ -79,6 +78,7 @@ def search_fetch_summary(arguments: SearchSummaryInput, ctx: CallContext) -> dic
         system=SYSTEM_PROMPT.format(language=_LANGUAGES.get(lang, f"the language with ISO 639-1 code '{lang}'")),
         user=user,
         max_tokens=900,
+        timeout=max(1.0, ctx.seconds_left() - 1.0),  # what the page left of the call's time
     )
     out = {"url": arguments.url, "summary": answer.text, "lang": lang, "title": page["title"], "model": llm.name}
     store().put(key, out, page_ttl())

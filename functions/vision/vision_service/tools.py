@@ -33,8 +33,13 @@ def vision_describe(arguments: DescribeInput, ctx: CallContext) -> DescribeOutpu
     data, media_type = picture.png_or_jpeg()
     lead, max_tokens = _LENGTH[arguments.detail]
     question = arguments.prompt or "describe this image."
-    llm = llm_from_env(timeout=max(3.0, ctx.seconds_left() - 2))
-    answer = llm.complete(system=SYSTEM, user=lead + question, images=[Image(data, media_type)], max_tokens=max_tokens)
+    answer = llm_from_env().complete(
+        system=SYSTEM,
+        user=lead + question,
+        images=[Image(data, media_type)],
+        max_tokens=max_tokens,
+        timeout=max(3.0, ctx.seconds_left() - 2),
+    )
     return DescribeOutput(
         description=answer.text,
         model=answer.model,

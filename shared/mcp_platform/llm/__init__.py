@@ -1,7 +1,7 @@
 """One interface to an LLM: Gemini (HTTP API), Amazon Bedrock (Converse), OpenAI-compatible servers.
 
-    >>> llm = llm_from_env()            # LLM_PROVIDER=gemini|bedrock|openai
-    >>> answer = llm.complete(system="Summarize.", user="<page>...</page>", max_tokens=800)
+    >>> llm = llm_from_env()            # LLM_PROVIDER=gemini|bedrock|openai; built once per container
+    >>> answer = llm.complete(system="Summarize.", user="<page>...</page>", max_tokens=800, timeout=12.0)
     >>> answer.text, answer.input_tokens, answer.output_tokens
     >>> llm.complete(system="Describe.", user="What is shown?", images=[Image(png_bytes, "image/png")])
 
@@ -19,8 +19,18 @@ from mcp_platform.llm.base import (
     Completion,
     Image,
     LlmClient,
+    forget_clients,
     llm_from_env,
     llm_settings,
 )
 
-__all__ = ["IMAGE_TYPES", "MAX_IMAGE_BYTES", "Completion", "Image", "LlmClient", "llm_from_env", "llm_settings"]
+__all__ = [
+    "IMAGE_TYPES",
+    "MAX_IMAGE_BYTES",
+    "Completion",
+    "Image",
+    "LlmClient",
+    "forget_clients",
+    "llm_from_env",
+    "llm_settings",
+]

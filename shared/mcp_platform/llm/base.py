@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mcp_platform.errors import ErrorCode, ToolError
@@ -87,11 +88,14 @@ class LlmClient(Protocol):
         images: Sequence[Image] = (),
         max_tokens: int = 1024,
         temperature: float = 0.2,
+        timeout: float | None = None,
     ) -> Completion:
         """The model's answer to `user` (with `images` after the text) under `system`.
 
-        Raises `ToolError`: `upstream_unavailable` (unreachable, timed out, rate-limited, HTTP error,
-        no text), or `invalid_arguments` for an image the providers cannot take.
+        `timeout` (seconds) caps this call, for callers that must answer before their own
+        deadline; None keeps the provider's default. Raises `ToolError`: `upstream_unavailable`
+        (unreachable, timed out, rate-limited, HTTP error, no text), or `invalid_arguments` for an
+        image the providers cannot take.
         """
         ...
 
@@ -135,36 +139,49 @@ def llm_settings() -> dict[str, Any]:
     return {"provider": provider, "model": model, "base_url": base, "missing": missing}
 
 
-def llm_from_env(timeout: float | None = None) -> LlmClient:
-    """The client chosen by `LLM_PROVIDER` (gemini, the default; bedrock; openai).
+def llm_from_env() -> LlmClient:
+    """The container's client for the model `LLM_PROVIDER` names (gemini, the default; bedrock; openai).
 
-    `timeout` (seconds) caps each call, for callers that must answer before their own deadline;
-    None keeps the default (20 s). Raises `provider_not_configured` naming the first missing setting.
+    Built on first use and kept: later calls with the same provider, model, base URL and key get
+    the same client, so its connections are reused. Each call's deadline goes to
+    `complete(timeout=...)`. The key is looked up on every call (Powertools caches it for 5 min),
+    so a rotated key gets a new client. Raises `provider_not_configured` naming the first missing setting.
     """
     settings = llm_settings()
     provider, model, base = settings["provider"], settings["model"], settings["base_url"]
     if settings["missing"] == [PROVIDER_ENV]:
         raise ToolError(f"{PROVIDER_ENV} must be one of {', '.join(PROVIDERS)}, not {provider!r}", NOT_CONFIGURED)
-    if provider == "bedrock":
-        from mcp_platform.llm.bedrock import BedrockClient
-
-        return BedrockClient(model_id=model, timeout=timeout, endpoint_url=base)
+    key: str | None = None
     if provider == "openai":
-        from mcp_platform.llm.openai import OpenAiClient
-
         if not model:
             raise ToolError(
                 f"the OpenAI-compatible model is not configured: set {MODEL_ENV} (e.g. llama3.2)",
                 NOT_CONFIGURED,
                 missing_setting=MODEL_ENV,
             )
-        needs_key = KEY_ENV in settings["missing"] or is_configured(KEY_ENV)
-        key = secret_from_env(KEY_ENV, "the OpenAI-compatible API key") if needs_key else None
-        return OpenAiClient(model=model, api_key=key, timeout=timeout or DEFAULT_TIMEOUT)
+        if KEY_ENV in settings["missing"] or is_configured(KEY_ENV):
+            key = secret_from_env(KEY_ENV, "the OpenAI-compatible API key")
+    elif provider == "gemini":
+        key = secret_from_env(GEMINI_KEY_ENV, "the Gemini API key")
+    return _client(provider, model, base, key)
+
+
+@lru_cache(maxsize=4)
+def _client(provider: str, model: str, base_url: str | None, key: str | None) -> LlmClient:
+    """One client per configuration; a rotated key or changed settings make a new one, and the oldest of 4 goes."""
+    if provider == "bedrock":
+        from mcp_platform.llm.bedrock import BedrockClient
+
+        return BedrockClient(model_id=model, endpoint_url=base_url)
+    if provider == "openai":
+        from mcp_platform.llm.openai import OpenAiClient
+
+        return OpenAiClient(model=model, api_key=key)
     from mcp_platform.llm.gemini import GeminiClient
 
-    return GeminiClient(
-        api_key=secret_from_env(GEMINI_KEY_ENV, "the Gemini API key"),
-        model=model,
-        timeout=timeout or DEFAULT_TIMEOUT,
-    )
+    return GeminiClient(api_key=key or "", model=model)
+
+
+def forget_clients() -> None:
+    """Drop the container's clients (tests; the next `llm_from_env()` builds anew)."""
+    _client.cache_clear()

@@ -21,14 +21,12 @@ class GeminiClient:
     """`LlmClient` for Gemini; the key goes in the `x-goog-api-key` header, never the URL.
 
     The API root up to the version comes from `LLM_BASE_URL` (default
-    `https://generativelanguage.googleapis.com/v1beta`); each call ends within `timeout` seconds.
+    `https://generativelanguage.googleapis.com/v1beta`); each call ends within its `timeout`
+    (default 20 s). `http` (tests: a mock transport) replaces the container's shared connection pool.
     """
 
-    def __init__(
-        self, *, api_key: str, model: str, http: httpx.Client | None = None, timeout: float = DEFAULT_TIMEOUT
-    ) -> None:
+    def __init__(self, *, api_key: str, model: str, http: httpx.Client | None = None) -> None:
         self.name = f"gemini/{model}"
-        self.timeout = timeout
         self._path = f"/models/{model}:generateContent"
         self._client = keyed_client(BACKEND, {"x-goog-api-key": api_key}, http)
 
@@ -40,6 +38,7 @@ class GeminiClient:
         images: Sequence[Image] = (),
         max_tokens: int = 1024,
         temperature: float = 0.2,
+        timeout: float | None = None,
     ) -> Completion:
         parts: list[dict[str, Any]] = [{"text": user}]
         parts += [
@@ -56,7 +55,7 @@ class GeminiClient:
             "POST",
             self._path,
             body=body,
-            deadline=deadline_in(self.timeout),
+            deadline=deadline_in(DEFAULT_TIMEOUT if timeout is None else timeout),
             refused=f"check the API key in the parameter named by {GEMINI_KEY_ENV}",
         )
         usage = payload.get("usageMetadata") or {}

@@ -24,18 +24,14 @@ BACKEND = provider_backend("openai", LABEL, BASE_URL_ENV, DEFAULT_BASE_URLS["ope
 
 
 class OpenAiClient:
-    """`LlmClient` for any OpenAI-compatible server at `LLM_BASE_URL` (up to the version: `.../v1`)."""
+    """`LlmClient` for any OpenAI-compatible server at `LLM_BASE_URL` (up to the version: `.../v1`).
 
-    def __init__(
-        self,
-        *,
-        model: str,
-        api_key: str | None = None,
-        http: httpx.Client | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
-    ) -> None:
+    Each call ends within its `timeout` (default 20 s). `http` (tests: a mock transport) replaces
+    the container's shared connection pool.
+    """
+
+    def __init__(self, *, model: str, api_key: str | None = None, http: httpx.Client | None = None) -> None:
         self.name = f"openai/{model}"
-        self.timeout = timeout
         self._model = model
         self._client = keyed_client(BACKEND, {"Authorization": f"Bearer {api_key}"} if api_key else {}, http)
 
@@ -47,6 +43,7 @@ class OpenAiClient:
         images: Sequence[Image] = (),
         max_tokens: int = 1024,
         temperature: float = 0.2,
+        timeout: float | None = None,
     ) -> Completion:
         content: str | list[dict[str, Any]] = user
         if images:
@@ -65,7 +62,7 @@ class OpenAiClient:
             "POST",
             "/chat/completions",
             body=body,
-            deadline=deadline_in(self.timeout),
+            deadline=deadline_in(DEFAULT_TIMEOUT if timeout is None else timeout),
             refused=f"check the API key in the parameter named by {KEY_ENV}",
         )
         usage = (payload.get("usage") if isinstance(payload, dict) else None) or {}
