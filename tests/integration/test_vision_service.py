@@ -10,22 +10,26 @@ import pytest
 from botocore.stub import ANY, Stubber
 from PIL import Image
 
+from mcp_platform.settings import SettingsError
 from staging_support import staging_bucket  # noqa: F401 - fixture
 from tests.support.fake_backends import FakeChatModel
 from vision_service import backends
 from vision_service.app import app
+from vision_service.settings import Settings
 from voice_support import b64, call, rendered_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 
 @pytest.fixture(autouse=True)
-def _local(staging_bucket: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def _local(staging_bucket: str, monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]) -> None:
     monkeypatch.setenv("VISION_OCR_ENGINE", "rapidocr")
     monkeypatch.setenv("VISION_LABELS_ENGINE", "none")
-    for name in ("LLM_PROVIDER", "LLM_MODEL", "LLM_BASE_URL", "GEMINI_API_KEY_PARAMETER", "LLM_API_KEY_PARAMETER"):
-        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LLM_PROVIDER", "gemini")  # the template's defaults: no model configured
+    for name in ("LLM_MODEL", "LLM_BASE_URL", "GEMINI_API_KEY_PARAMETER", "LLM_API_KEY_PARAMETER"):
+        monkeypatch.setenv(name, "")
+    reload_settings()
 
 
 def test_rapidocr_reads_rendered_text(validate_output) -> None:
@@ -89,9 +93,10 @@ def test_describe_through_an_openai_compatible_model(monkeypatch: pytest.MonkeyP
 
 
 @pytest.fixture
-def rekognition(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stubber]:
+def rekognition(monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]) -> Iterator[Stubber]:
     monkeypatch.setenv("VISION_OCR_ENGINE", "rekognition")
     monkeypatch.setenv("VISION_LABELS_ENGINE", "rekognition")
+    reload_settings()
     backends.rekognition.cache_clear()
     with Stubber(backends.rekognition()) as stubber:
         yield stubber
@@ -161,3 +166,13 @@ def test_rekognition_labels_and_text(rekognition: Stubber, validate_output) -> N
     rekognition.add_client_error("detect_labels", "ImageTooLargeException", http_status_code=400)
     refused = call(app, "vision_labels", image=b64(rendered_text(["x"])))
     assert refused["code"] == "invalid_arguments"
+
+
+def test_an_unknown_engine_stops_the_cold_start_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VISION_OCR_ENGINE", "tesseract")
+    with pytest.raises(SettingsError, match="VISION_OCR_ENGINE"):
+        Settings.from_env()
+    monkeypatch.setenv("VISION_OCR_ENGINE", "rapidocr")
+    monkeypatch.setenv("VISION_LABELS_ENGINE", "off")
+    with pytest.raises(SettingsError, match="VISION_LABELS_ENGINE"):
+        Settings.from_env()

@@ -1,6 +1,7 @@
 """Lambda entry of the vision service (template: `vision_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
+from vision_service.settings import settings
 from vision_service.tools import vision_describe, vision_labels, vision_ocr, vision_status
 
 app = ServiceApp(
@@ -11,5 +12,6 @@ app = ServiceApp(
         "vision_ocr": vision_ocr,
         "vision_status": vision_status,
     },
+    settings=settings(),
 )
 handler = app.lambda_handler

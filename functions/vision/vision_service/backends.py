@@ -1,12 +1,7 @@
-"""The vision backends: Rekognition (labels, OCR), RapidOCR (local OCR) and the platform LLM (describe).
-
-VISION_OCR_ENGINE is `rekognition` (the template) or `rapidocr` (the local default);
-VISION_LABELS_ENGINE is `rekognition` or `none` (the local default has no labeller).
-"""
+"""The vision backends: Rekognition (labels, OCR) and RapidOCR (local OCR); which one runs is in the settings."""
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from typing import Any
 
@@ -18,14 +13,6 @@ from mcp_platform.contracts.vision import Box, Label, TextLine
 from mcp_platform.errors import ErrorCode, ToolError
 
 NOT_CONFIGURED = "provider_not_configured"
-
-
-def ocr_engine() -> str:
-    return os.environ.get("VISION_OCR_ENGINE", "rekognition")
-
-
-def labels_engine() -> str:
-    return os.environ.get("VISION_LABELS_ENGINE", "rekognition")
 
 
 @cache

@@ -8,6 +8,7 @@ from mcp_platform.contracts.vision import MAX_IMAGE_BYTES, DescribeOutput, Label
 from mcp_platform.errors import ToolError
 from mcp_platform.llm import Image, llm_from_env, llm_settings
 from vision_service import backends, images
+from vision_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
@@ -22,12 +23,12 @@ _LENGTH = {"brief": ("In about two sentences: ", 200), "detailed": ("In one thor
 
 
 def vision_describe(arguments: DescribeInput, ctx: CallContext) -> DescribeOutput:
-    settings = llm_settings()
-    if settings["missing"]:
+    llm = llm_settings()
+    if llm["missing"]:
         raise ToolError(
-            f"vision_describe: no vision model is configured (set {', '.join(settings['missing'])})",
+            f"vision_describe: no vision model is configured (set {', '.join(llm['missing'])})",
             backends.NOT_CONFIGURED,
-            missing_setting=settings["missing"][0],
+            missing_setting=llm["missing"][0],
         )
     picture = images.load(arguments.image, ctx)
     data, media_type = picture.png_or_jpeg()
@@ -49,7 +50,7 @@ def vision_describe(arguments: DescribeInput, ctx: CallContext) -> DescribeOutpu
 
 
 def vision_labels(arguments: LabelsInput, ctx: CallContext) -> LabelsOutput:
-    if backends.labels_engine() != "rekognition":
+    if settings().vision_labels_engine != "rekognition":
         raise ToolError(
             "vision_labels: no labeller is configured here (VISION_LABELS_ENGINE=rekognition, Amazon Rekognition)",
             backends.NOT_CONFIGURED,
@@ -62,7 +63,7 @@ def vision_labels(arguments: LabelsInput, ctx: CallContext) -> LabelsOutput:
 
 def vision_ocr(arguments: OcrInput, ctx: CallContext) -> OcrOutput:
     picture = images.load(arguments.image, ctx)
-    engine = backends.ocr_engine()
+    engine = settings().vision_ocr_engine
     if engine == "rapidocr":
         lines, words = backends.rapidocr_text(picture.image)
     else:
@@ -71,15 +72,15 @@ def vision_ocr(arguments: OcrInput, ctx: CallContext) -> OcrOutput:
 
 
 def vision_status(_arguments: StatusInput, _ctx: CallContext) -> VisionStatus:
-    settings = llm_settings()
-    missing = list(settings["missing"])
-    labels = backends.labels_engine()
+    llm = llm_settings()
+    missing = list(llm["missing"])
+    labels = settings().vision_labels_engine
     if labels != "rekognition":
         missing.append("VISION_LABELS_ENGINE")
     return VisionStatus(
-        describe=f"{settings['provider']}/{settings['model']}" if not settings["missing"] else "not configured",
+        describe=f"{llm['provider']}/{llm['model']}" if not llm["missing"] else "not configured",
         labels="rekognition" if labels == "rekognition" else "not configured",
-        ocr=backends.ocr_engine(),
+        ocr=settings().vision_ocr_engine,
         missing=missing,
         max_image_bytes=MAX_IMAGE_BYTES,
     )
