@@ -109,11 +109,17 @@ class SearchProviderSettings(FunctionSettings):
 
 
 class LlmSettings(FunctionSettings):
-    """Functions that call the LLM (`mcp_platform.llm`)."""
+    """Functions that call the LLM (`mcp_platform.llm`, which reads these variables by name)."""
 
     OPTIONAL_ENV = frozenset({"gemini_model"})
 
     llm_provider: str = "gemini"
+    llm_model: str = ""
+    """Empty: the provider's default model (openai has none)."""
+    llm_base_url: str = ""
+    """Empty: the provider's public API (for bedrock, the regional endpoint)."""
+    llm_api_key_parameter: str = ""
+    """Where the OpenAI-compatible key is (SSM / Secrets Manager); empty for keyless self-hosted servers."""
     gemini_api_key_parameter: str = ""
     bedrock_model_id: str = ""
     gemini_model: str = ""
