@@ -35,6 +35,9 @@ os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
 
 from reference import reference_path
+from service_env import use_service_environment
+
+use_service_environment("herbal")
 
 TARGET_P99_MS = 10.0
 SHARED_DUMP = reference_path("data", "duke-phytochem")

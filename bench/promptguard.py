@@ -32,6 +32,10 @@ os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
 os.environ.pop("PROMPTGUARD_GUARDRAIL_ID", None)  # offline layers only: no AWS from a benchmark
 
+from service_env import use_service_environment
+
+use_service_environment("promptguard")
+
 from reference import reference_path
 
 from promptguard_service.app import app
