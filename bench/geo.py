@@ -107,11 +107,14 @@ def main() -> None:
     args = parser.parse_args()
     logging.getLogger().setLevel(logging.ERROR)
     small = Path(os.environ.get("GEO_DB_PATH", ROOT / "build/geo/geo-small.sqlite"))  # what the geo function reads
-    for path in args.db or [small, ROOT / "build/geo/geo-large.sqlite"]:
+    paths = args.db or [small, ROOT / "build/geo/geo-large.sqlite"]
+    for path in paths:
         if path.exists():
             bench(path, args.calls)
         else:
             print(f"\n{path}: not built (make geo-db / make geo-db-large)")
+    if not any(path.exists() for path in paths):
+        raise SystemExit("no geo database to measure: make geo-db")
 
 
 if __name__ == "__main__":
