@@ -14,7 +14,7 @@ CONFORMANCE := $(TOOLS)/node_modules/@modelcontextprotocol/conformance
 SAM_VENV := .sam-venv
 
 .PHONY: dev test test-sam-local sam-local inspector lint build bench conformance-tools clean geo-db geo-db-large chromium \
-	herbal-db herbal-test-db
+	herbal-db herbal-test-db wrk
 # SAM CLI's telemetry would be traffic leaving the machine.
 export SAM_CLI_TELEMETRY := 0
 
@@ -124,8 +124,17 @@ lint: $(SAM_VENV)/.installed
 build: $(SAM_VENV)/.installed
 	$(SAM_VENV)/bin/sam build --parallel
 
-bench: $(VENV)/.installed
-	$(PY) bench/run_all.py
+# wrk drives bench/router.py's load (Debian's package).
+WRK := /usr/bin/wrk
+$(WRK):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk
+
+wrk: $(WRK)
+
+# Every benchmark, short and bounded (bench/run_all.py); geo reads GEO_DB_PATH, herbal builds its own database,
+# extraction and promptguard read the reference folder beside the clone (../shared).
+bench: $(VENV)/.installed $(GEO_DB) $(WRK)
+	$(PY) bench/run_all.py $(BENCH)
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) $(TOOLS) .aws-sam

@@ -30,9 +30,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "shared")] + [
-    str(ROOT / "functions" / s) for s in ("compound", "drug", "supplement", "plant")
-]
+SERVICES = ("compound", "drug", "supplement", "plant")
+sys.path[:0] = [str(ROOT), str(ROOT / "shared")] + [str(ROOT / "functions" / s) for s in SERVICES]
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
 for key, value in {
@@ -42,6 +41,10 @@ for key, value in {
 }.items():
     os.environ[key] = value
 os.environ.pop("AWS_ENDPOINT_URL", None)
+
+from service_env import use_service_environment
+
+use_service_environment(*SERVICES)
 
 CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("compound", "compound_properties", {"cid": 2244}),

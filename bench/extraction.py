@@ -53,6 +53,7 @@ sys.path.insert(0, str(ROOT / "shared"))
 from typing import TYPE_CHECKING
 
 import trafilatura
+from reference import reference_path
 from trafilatura.external import try_readability
 
 from mcp_platform.web import extraction as platform
@@ -62,15 +63,7 @@ from mcp_platform.web.text import decode_body
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-# The reference material sits beside the repository (../shared), also for a git worktree elsewhere.
-DEFAULT_DATA = next(
-    (
-        base / "shared" / "bench-data" / "article-extraction"
-        for base in (ROOT.parent, *ROOT.parents, Path("/work"))
-        if (base / "shared" / "bench-data" / "article-extraction").is_dir()
-    ),
-    ROOT.parent / "shared" / "bench-data" / "article-extraction",
-)
+DEFAULT_DATA = reference_path("bench-data", "article-extraction")
 _TOKEN = re.compile(r"\w+")
 SHINGLE = 4
 

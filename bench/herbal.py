@@ -34,8 +34,13 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "herbal")]
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
 
+from reference import reference_path
+from service_env import use_service_environment
+
+use_service_environment("herbal")
+
 TARGET_P99_MS = 10.0
-SHARED_DUMP = ROOT.parent / "shared" / "data" / "duke-phytochem"
+SHARED_DUMP = reference_path("data", "duke-phytochem")
 FIXTURE_DUMP = ROOT / "tests" / "fixtures" / "herbal" / "dump"
 PARTS = ["LF", "RT", "FL", "SD", "FR", "BK", "PL", "RH", "EO", "ST"]
 

@@ -32,10 +32,16 @@ os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
 os.environ.pop("PROMPTGUARD_GUARDRAIL_ID", None)  # offline layers only: no AWS from a benchmark
 
+from service_env import use_service_environment
+
+use_service_environment("promptguard")
+
+from reference import reference_path
+
 from promptguard_service.app import app
 from promptguard_service.calibration import load_calibration
 
-DEFAULT_DATA = ROOT.parent.parent / "shared" / "bench-data" / "prompt-injection" / "dev.jsonl"
+DEFAULT_DATA = reference_path("bench-data", "prompt-injection", "dev.jsonl")
 CONTEXTS = ("user_prompt", "rag_chunk", "tool_result")
 
 

@@ -26,10 +26,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # tests/: the e2e server fixture imports its siblings
 
 import anyio
 from mcp import Client
+from service_env import use_service_environment
 
 from tests.e2e.conftest import running_local_server
 from tests.integration.web_site import LocalSite, Reply
@@ -57,6 +58,8 @@ def in_process(runs: int) -> list[float]:
     from localdev.template import add_code_paths
 
     add_code_paths()
+    use_service_environment("research")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")  # one line per completion is noise here
     from research_service.app import app
 
     times = []

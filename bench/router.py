@@ -47,6 +47,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")  # before any Logger exists: no line per call
+
+from service_env import function_environment, use_service_environment
 
 KEY = "mcp_" + "b" * 43
 BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello_ping","arguments":{"name":"bench"}}}'
@@ -69,9 +72,12 @@ class ServiceAppInvoker:
     """
 
     def __init__(self) -> None:
-        from localdev import template
+        from localdev import environment, template
 
-        self._apps = {s: importlib.import_module(w.module).app for s, w in template.service_functions().items()}
+        self._apps: dict[str, Any] = {}
+        for service, wiring in template.service_functions().items():
+            with environment.isolated(wiring):  # its cold start: settings from its own template block
+                self._apps[service] = importlib.import_module(wiring.module).app
 
     def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> Any:
         return self._apps[service].handle(request.model_dump(mode="json"))
@@ -116,7 +122,7 @@ def sdk_app() -> Any:
 
     from mcp.server.mcpserver import MCPServer
 
-    server = MCPServer("bench")
+    server = MCPServer("bench", log_level="WARNING")  # its INFO line per request would slow it and flood the output
 
     @server.tool()
     def hello_ping(name: str | None = None) -> dict[str, str]:
@@ -213,14 +219,10 @@ def import_time(tracing: bool) -> float:
     """Median over 5 cold processes of importing the router's Lambda entry (building its clients, no I/O)."""
     env = {
         **os.environ,
+        **function_environment("router"),
         "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_ACCESS_KEY_ID": "x",
         "AWS_SECRET_ACCESS_KEY": "x",
-        "ACCOUNTS_TABLE": "a",
-        "API_KEYS_TABLE": "k",
-        "LEDGER_TABLE": "l",
-        "RATE_LIMIT_TABLE": "r",
-        "CALLS_TABLE": "i",
         "POWERTOOLS_TRACE_DISABLED": "false" if tracing else "true",
         "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
     }
@@ -394,6 +396,7 @@ def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     store = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port(), verbose=False)
     store.start()
+    use_service_environment("hello")  # the Invoke API loads hello's handler in this process
     invoke_api = InvokeApi(prefix="bench-")
     invoke_api.start()
     try:
@@ -401,16 +404,12 @@ def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
         endpoint = f"http://{host}:{port}"
         env = {
             **os.environ,
+            **function_environment("router"),  # the tables are named by their logical ids, as create_tables makes them
             "AWS_DEFAULT_REGION": "us-east-1",
             "AWS_ACCESS_KEY_ID": "x",
             "AWS_SECRET_ACCESS_KEY": "x",
             "AWS_ENDPOINT_URL_DYNAMODB": endpoint,
             "AWS_ENDPOINT_URL_LAMBDA": invoke_api.endpoint,
-            "ACCOUNTS_TABLE": "AccountsTable",
-            "API_KEYS_TABLE": "ApiKeysTable",
-            "LEDGER_TABLE": "LedgerTable",
-            "RATE_LIMIT_TABLE": "RateLimitTable",
-            "CALLS_TABLE": "CallsTable",
             "SERVICE_FUNCTION_PREFIX": "bench-",
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",

@@ -34,7 +34,9 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "functions" / "promptguard"))
+sys.path[:0] = [str(ROOT / "functions" / "promptguard"), str(ROOT / "bench")]
+
+from reference import reference_path
 
 from promptguard_service import calibration as calib
 from promptguard_service import rules
@@ -45,7 +47,7 @@ from promptguard_service.normalize import decoded_views, normalize
 from promptguard_service.structure import DENSE_NAMES
 from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
 
-DEFAULT_DATA = ROOT.parent.parent / "shared" / "bench-data" / "prompt-injection" / "dev.jsonl"
+DEFAULT_DATA = reference_path("bench-data", "prompt-injection", "dev.jsonl")
 CONTEXTS = ("user_prompt", "rag_chunk", "tool_result")
 FAMILIES = {
     "bipia": "BIPIA",
