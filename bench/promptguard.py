@@ -27,13 +27,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "shared"), str(ROOT / "functions" / "promptguard")]
+sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "promptguard")]
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
-from localdev import environment
-
-os.environ.update(environment.function_environment())  # the template's variables: the settings refuse to load without
-os.environ["PROMPTGUARD_GUARDRAIL_ID"] = ""  # offline layers only: no AWS from a benchmark
+os.environ.pop("PROMPTGUARD_GUARDRAIL_ID", None)  # offline layers only: no AWS from a benchmark
 
 from promptguard_service.app import app
 from promptguard_service.calibration import load_calibration
