@@ -90,6 +90,18 @@ class StagingSettings(FunctionSettings):
     staging_bucket: str = ""
 
 
+class BackendSettings(FunctionSettings):
+    """Functions that call configured backend APIs (`mcp_platform.backends`).
+
+    Each such function also declares one field per backend it calls, named after the backend's
+    base-URL variable (`PUBCHEM_BASE_URL` → `pubchem_base_url`); `backend_client(name, settings)`
+    reads it there.
+    """
+
+    backend_cache_table: str = ""
+    """DynamoDB table of cached backend answers; empty: memory only."""
+
+
 class WebSettings(FunctionSettings):
     """Functions that fetch caller-given URLs (`mcp_platform.web`)."""
 
