@@ -48,6 +48,8 @@ class FunctionSettings(BaseModel):
     """`ENABLE_PREVIEW_TOOLS=1` lists and runs preview tools."""
     ssrf_allowed_ports: str = ""
     """Ports a caller's URL may use besides 80/443 (read by the SSRF guard, `web.addresses`)."""
+    service_timeout_seconds: float = 25.0
+    """How long the router waits for a synchronous call (a task-capable function's own timeout is a task's)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Self:
@@ -88,6 +90,13 @@ class StagingSettings(FunctionSettings):
     """Functions that read or write staged files (`mcp_platform.staging_store`, `mcp_platform.binary`)."""
 
     staging_bucket: str = ""
+
+
+class TaskSettings(StagingSettings):
+    """Functions that run or settle durable tasks (`mcp_platform.tasks.worker.task_store`)."""
+
+    tasks_table: str = ""
+    """The task table; task payloads over DynamoDB's item size go to `staging_bucket`."""
 
 
 class BackendSettings(FunctionSettings):

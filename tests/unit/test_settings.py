@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
 
 from localdev import environment, template
-from mcp_platform.settings import FunctionSettings, SettingsError, StagingSettings
+from mcp_platform.settings import FunctionSettings, SettingsError, StagingSettings, TaskSettings
 from mcp_router.settings import RouterSettings
+
+if TYPE_CHECKING:
+    from mcp_platform.registry import Registry
 
 FUNCTIONS = template.functions()
 
@@ -62,7 +65,13 @@ def test_optional_fields_combine_across_bases() -> None:
         extra: int = 1
 
     assert Both.optional_fields() == {"extra"}
-    env: dict[str, Any] = {"STAGE": "dev", "LOG_LEVEL": "INFO", "ENABLE_PREVIEW_TOOLS": "1", "SSRF_ALLOWED_PORTS": ""}
+    env: dict[str, Any] = {
+        "STAGE": "dev",
+        "LOG_LEVEL": "INFO",
+        "ENABLE_PREVIEW_TOOLS": "1",
+        "SSRF_ALLOWED_PORTS": "",
+        "SERVICE_TIMEOUT_SECONDS": "25",
+    }
     assert Both.from_env({**env, "STAGING_BUCKET": "b"}).enable_preview_tools is True
     with pytest.raises(SettingsError, match="STAGING_BUCKET"):
         Both.from_env(env)
@@ -80,3 +89,11 @@ def test_the_local_default_imports_each_function_with_only_its_own_variables(mon
         assert os.environ["STAGING_BUCKET"] == "shell-bucket"  # the shell overrides a block's value
         assert "CACHE_TABLE" not in os.environ
     assert os.environ["CACHE_TABLE"] == "from-the-shell"  # restored afterwards
+
+
+def test_a_function_whose_tools_run_as_tasks_has_the_task_settings(registry: Registry) -> None:
+    task_services = {spec.service for spec in registry if spec.task_support != "forbidden"}
+    assert task_services, "the catalogue has task-capable tools"
+    for wiring in FUNCTIONS:
+        if wiring.service in task_services:
+            assert issubclass(_settings_class(wiring), TaskSettings), wiring.logical_id

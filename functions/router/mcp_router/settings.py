@@ -49,8 +49,6 @@ class RouterSettings(FunctionSettings):
     signup_mode: SignupMode = SignupMode.INVITE
     signups_per_ip_per_hour: int = 5
     welcome_credits: int = 100
-    service_timeout_seconds: float = 25.0
-    """Longest a service may run (its Lambda timeout)."""
 
     # -- local overrides and tuning (absent in AWS)
     allowed_hosts: tuple[str, ...] = ()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from mcp_platform.settings import StagingSettings
+from mcp_platform.settings import TaskSettings
 
 
-class Settings(StagingSettings):
+class Settings(TaskSettings):
     shot_browser_path: str = ""
     """The Chromium to launch; empty: Playwright's own build (the container image). Locally Debian's chromium."""
 

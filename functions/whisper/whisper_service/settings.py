@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Literal
 
-from mcp_platform.settings import StagingSettings
+from mcp_platform.settings import TaskSettings
 
 DEFAULT_OPENAI_URL = "https://api.openai.com/v1"
 
 
-class Settings(StagingSettings):
+class Settings(TaskSettings):
     whisper_engine: Literal["transcribe", "openai", "pocketsphinx"] = "transcribe"
     """`transcribe` or `openai` in AWS; `pocketsphinx` (offline, English) in the local default."""
     whisper_base_url: str = DEFAULT_OPENAI_URL
