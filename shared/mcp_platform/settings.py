@@ -16,7 +16,7 @@ default: that is for tests, which set what they exercise.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -30,6 +30,13 @@ class SettingsError(RuntimeError):
 
 def _env_name(field: str) -> str:
     return field.upper()
+
+
+def csv_items(value: Any) -> Any:
+    """A comma-separated variable as a tuple of its non-empty items (`BeforeValidator` / `field_validator`)."""
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    return value
 
 
 class FunctionSettings(BaseModel):

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from pydantic import field_validator
 
 from mcp_platform.auth.signup import SignupMode
-from mcp_platform.settings import FunctionSettings
+from mcp_platform.settings import FunctionSettings, csv_items
 
 
 class RouterSettings(FunctionSettings):
@@ -70,9 +70,7 @@ class RouterSettings(FunctionSettings):
     @field_validator("allowed_origins", "allowed_hosts", mode="before")
     @classmethod
     def _csv(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return tuple(part.strip() for part in value.split(",") if part.strip())
-        return value
+        return csv_items(value)
 
     @field_validator("public_url")
     @classmethod
