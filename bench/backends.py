@@ -105,7 +105,7 @@ def main() -> None:
                 times, cpu = [], []
                 for _ in range(args.calls if mode == "memory" else max(50, args.calls // 5)):
                     if mode == "dynamodb":
-                        shared_cache().forget_memory()
+                        shared_cache("BackendCacheTable").forget_memory()
                     started, started_cpu = time.perf_counter(), time.thread_time()
                     out = app.handle(payload).structured_content
                     cpu.append((time.thread_time() - started_cpu) * 1000)

@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "shared"), str(ROOT / "tests")]
 for name in ("tts", "whisper", "vision"):
     sys.path.insert(0, str(ROOT / "functions" / name))
+from localdev import environment
+
+# The functions' template variables (their settings refuse to load without them), then the offline engines.
+os.environ.update(environment.function_environment())
 os.environ.update({"TTS_ENGINE": "espeak", "WHISPER_ENGINE": "pocketsphinx", "VISION_OCR_ENGINE": "rapidocr"})
 
 import io

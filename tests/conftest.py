@@ -146,6 +146,7 @@ def recorded_apis(recorded_apis_server: Any, aws: None, monkeypatch: pytest.Monk
     for name, value in recorded_apis_server.environment().items():
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("BACKEND_CACHE_TABLE", "BackendCacheTable")
+    _clear_service_settings()  # the data services' settings read those variables again
     reset_clients()
     recorded_apis_server.reset()
     yield recorded_apis_server

@@ -2,7 +2,8 @@
 
 `<PREFIX>_DB_PATH` names a local file (the local default and the tests, or a layer under `/opt`).
 In AWS, `<PREFIX>_DB_BUCKET` and `<PREFIX>_DB_KEY` name the database object: the first call of a
-cold container downloads it to `/tmp` (kept for the container's life). The file is opened
+cold container downloads it to `/tmp` (kept for the container's life). The values are fields of
+the service's settings, which hand them to `configured_source`. The file is opened
 `immutable`: SQLite takes no locks and never writes. A database of another layout than the
 service's code expects is refused with one clear message naming how to rebuild it.
 """
@@ -10,7 +11,6 @@ service's code expects is refused with one clear message naming how to rebuild i
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -23,7 +23,7 @@ from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
 
 try:  # A current SQLite with FTS5 (trigram), R*Tree and math functions, whatever the runtime ships.
     from pysqlite3 import dbapi2 as sqlite3  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -41,7 +41,7 @@ class DbConfig:
     name: str
     """Human name used in messages, e.g. "geo"."""
     env_prefix: str
-    """`GEO` reads GEO_DB_PATH, GEO_DB_BUCKET, GEO_DB_KEY."""
+    """`GEO`: the settings are GEO_DB_PATH, GEO_DB_BUCKET, GEO_DB_KEY (named in messages)."""
     default_path: Path
     schema_version: str
     build_hint: str
@@ -55,15 +55,12 @@ class Source:
     key: str | None = None
 
 
-def configured_source(config: DbConfig, env: Mapping[str, str] | None = None, tmp_dir: Path | None = None) -> Source:
-    """A path variable wins; else bucket and key (downloaded into `tmp_dir`); else the local default."""
-    env = os.environ if env is None else env
-    prefix = config.env_prefix
-    if path := env.get(f"{prefix}_DB_PATH"):
+def configured_source(config: DbConfig, *, path: str, bucket: str, key: str, tmp_dir: str) -> Source:
+    """A path wins; else bucket and key (downloaded into `tmp_dir`); else the local default."""
+    if path:
         return Source(Path(path))
-    if (bucket := env.get(f"{prefix}_DB_BUCKET")) and (key := env.get(f"{prefix}_DB_KEY")):
-        folder = tmp_dir or Path(env.get(f"{prefix}_DB_TMP_DIR", "/tmp"))
-        return Source(folder / f"{config.name}-{Path(key).name}", bucket, key)
+    if bucket and key:
+        return Source(Path(tmp_dir) / f"{config.name}-{Path(key).name}", bucket, key)
     return Source(config.default_path)
 
 

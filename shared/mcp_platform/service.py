@@ -10,7 +10,6 @@ Lambda runtime, so the router never sees a traceback.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.observability import logger, traced_handler
 from mcp_platform.registry import Registry, ToolSpec, load_registry
 from mcp_platform.settings import FunctionSettings
-from mcp_platform.tasks.worker import cancel_probe, default_store, run_task
+from mcp_platform.tasks.worker import cancel_probe, run_task, task_store
 
 
 @dataclass(frozen=True)
@@ -123,7 +122,7 @@ class ServiceApp:
             seconds = context.get_remaining_time_in_millis() / 1000
             if not task_id:
                 # A task-capable service's function outlives a synchronous call: the router waits only this long.
-                seconds = min(seconds, float(os.environ.get("SERVICE_TIMEOUT_SECONDS", seconds)))
+                seconds = min(seconds, self.settings.service_timeout_seconds)
             deadline = time.monotonic() + seconds - 1.0
         balance = event.get("balance")
         ctx = CallContext(
@@ -132,12 +131,14 @@ class ServiceApp:
             balance=balance if isinstance(balance, int) else None,
             deadline=deadline,
             in_task=bool(task_id),
-            cancelled=cancel_probe(default_store(), task_id) if task_id else (lambda: False),
+            cancelled=cancel_probe(task_store(self.settings), task_id) if task_id else (lambda: False),
         )
         logger.append_keys(tool=event.get("tool"), request_id=ctx.request_id, correlation_id=ctx.request_id)
         if task_id:
             logger.append_keys(task_id=task_id)
-            return run_task(ServiceRequest.model_validate(event), lambda: self.handle(event, ctx), default_store())
+            return run_task(
+                ServiceRequest.model_validate(event), lambda: self.handle(event, ctx), task_store(self.settings)
+            )
         return self.handle(event, ctx).model_dump(mode="json")
 
     @staticmethod

@@ -16,7 +16,7 @@ default: that is for tests, which set what they exercise.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -30,6 +30,13 @@ class SettingsError(RuntimeError):
 
 def _env_name(field: str) -> str:
     return field.upper()
+
+
+def csv_items(value: Any) -> Any:
+    """A comma-separated variable as a tuple of its non-empty items (`BeforeValidator` / `field_validator`)."""
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    return value
 
 
 class FunctionSettings(BaseModel):
@@ -48,6 +55,8 @@ class FunctionSettings(BaseModel):
     """`ENABLE_PREVIEW_TOOLS=1` lists and runs preview tools."""
     ssrf_allowed_ports: str = ""
     """Ports a caller's URL may use besides 80/443 (read by the SSRF guard, `web.addresses`)."""
+    service_timeout_seconds: float = 25.0
+    """How long the router waits for a synchronous call (a task-capable function's own timeout is a task's)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Self:
@@ -88,6 +97,25 @@ class StagingSettings(FunctionSettings):
     """Functions that read or write staged files (`mcp_platform.staging_store`, `mcp_platform.binary`)."""
 
     staging_bucket: str = ""
+
+
+class TaskSettings(StagingSettings):
+    """Functions that run or settle durable tasks (`mcp_platform.tasks.worker.task_store`)."""
+
+    tasks_table: str = ""
+    """The task table; task payloads over DynamoDB's item size go to `staging_bucket`."""
+
+
+class BackendSettings(FunctionSettings):
+    """Functions that call configured backend APIs (`mcp_platform.backends`).
+
+    Each such function also declares one field per backend it calls, named after the backend's
+    base-URL variable (`PUBCHEM_BASE_URL` → `pubchem_base_url`); `backend_client(name, settings)`
+    reads it there.
+    """
+
+    backend_cache_table: str = ""
+    """DynamoDB table of cached backend answers; empty: memory only."""
 
 
 class WebSettings(FunctionSettings):

@@ -282,3 +282,20 @@ def test_retry_after_dates_without_a_zone_are_utc() -> None:
 
     assert _retry_after("Wed, 21 Oct 2015 07:28:00 -0000", 1) == 0.0  # in the past: retry at once
     assert _retry_after("garbage", 2) == 1.0  # unreadable: backoff
+
+
+def test_a_functions_setting_is_the_origin_and_is_checked_like_the_variable(monkeypatch, fake_time) -> None:
+    from mcp_platform.backends import backend_client, describe
+    from mcp_platform.settings import BackendSettings, SettingsError
+
+    class Compound(BackendSettings):
+        pubchem_base_url: str = ""
+
+    monkeypatch.setenv("PUBCHEM_BASE_URL", "http://from-the-process.test")  # another function's, in-process
+    mirror = Compound(pubchem_base_url="http://mirror.test/pubchem/")
+    assert backend_client("pubchem", mirror).public_url("/x") == "http://mirror.test/pubchem/x"
+    assert describe("pubchem", Compound())["base_url"] == "https://pubchem.ncbi.nlm.nih.gov"
+    with pytest.raises(ToolError, match="PUBCHEM_BASE_URL must be an http"):
+        backend_client("pubchem", Compound(pubchem_base_url="ftp://mirror.test")).get(PATH)
+    with pytest.raises(SettingsError, match="declare RXNAV_BASE_URL"):
+        backend_client("rxnav", mirror)

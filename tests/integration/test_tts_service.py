@@ -17,7 +17,7 @@ from tts_service.app import app
 from voice_support import ACCOUNT, call
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 
 @pytest.fixture(autouse=True)
@@ -26,11 +26,9 @@ def _staging(staging_bucket: str) -> None:
 
 
 @pytest.fixture
-def espeak_engine(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def espeak_engine(monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]) -> None:
     monkeypatch.setenv("TTS_ENGINE", "espeak")
-    engines.engine.cache_clear()
-    yield
-    engines.engine.cache_clear()
+    reload_settings()
 
 
 @pytest.mark.usefixtures("espeak_engine")
@@ -107,10 +105,11 @@ def _mp3(seconds_of_tone: float) -> bytes:
 
 
 @pytest.fixture
-def polly(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stubber]:
+def polly(monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]) -> Iterator[Stubber]:
     monkeypatch.setenv("TTS_ENGINE", "polly")
-    engines.engine.cache_clear()
+    reload_settings()
     engines._polly.cache_clear()
+    engines._engine.cache_clear()  # a fresh Polly engine: its voice list comes from this stubber
     with Stubber(engines._polly()) as stubber:
         stubber.add_response(
             "describe_voices",
@@ -142,7 +141,7 @@ def polly(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stubber]:
             {"IncludeAdditionalLanguageCodes": True},
         )
         yield stubber
-    engines.engine.cache_clear()
+    engines._engine.cache_clear()
 
 
 def _speech(stubber: Stubber, data: bytes, **expected: object) -> None:

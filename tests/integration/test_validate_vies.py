@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -13,10 +13,13 @@ from validate_service import vies
 from validate_service.app import app
 from validate_support import fixture
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 @pytest.fixture(autouse=True)
 def fresh_client() -> None:
-    vies.vies_client.cache_clear()
+    vies._vies_client.cache_clear()  # a fresh polite limiter per test
 
 
 def live(number: str, **extra: Any) -> dict[str, Any]:
@@ -112,8 +115,9 @@ def test_vies_unreachable_is_an_error_naming_vies(side_effect: Any, message: str
 
 
 @respx.mock
-def test_vies_origin_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_vies_origin_is_configurable(monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]) -> None:
     monkeypatch.setenv("VIES_BASE_URL", "http://vies-mirror.test/eu")
+    reload_settings()
     route = respx.post("http://vies-mirror.test/eu/taxation_customs/vies/rest-api/check-vat-number").respond(
         200, json=fixture("vies_invalid.json")
     )

@@ -16,27 +16,22 @@ import pytest
 from mcp_platform import staging_store
 from staging_support import staging_bucket  # noqa: F401 - fixture
 from tests.support.fake_transcription import FakeTranscription
-from tts_service import engines as tts_engines
 from tts_service.app import app as tts
 from voice_support import ACCOUNT, b64, call, word_error_rate
 from whisper_service import engines
 from whisper_service.app import app
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable
 
 SENTENCE = "one two three four five"
 
 
 @pytest.fixture(autouse=True)
-def _engines(staging_bucket: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _engines(staging_bucket: str, monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]) -> None:
     monkeypatch.setenv("TTS_ENGINE", "espeak")
     monkeypatch.setenv("WHISPER_ENGINE", "pocketsphinx")
-    tts_engines.engine.cache_clear()
-    engines.engine.cache_clear()
-    yield
-    tts_engines.engine.cache_clear()
-    engines.engine.cache_clear()
+    reload_settings()
 
 
 def spoken(text: str, fmt: str = "wav", rate: int = 91) -> bytes:
@@ -108,12 +103,14 @@ def test_pocketsphinx_is_english_only(validate_output) -> None:
     ]
 
 
-def test_openai_compatible_endpoint(monkeypatch: pytest.MonkeyPatch, validate_output) -> None:
+def test_openai_compatible_endpoint(
+    monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None], validate_output
+) -> None:
     with FakeTranscription(text="Guten Morgen zusammen", language="german") as fake:
         monkeypatch.setenv("WHISPER_ENGINE", "openai")
         monkeypatch.setenv("WHISPER_BASE_URL", fake.base_url)
         monkeypatch.setenv("WHISPER_MODEL", "large-v3")
-        engines.engine.cache_clear()
+        reload_settings()
         audio = spoken("good morning", "mp3")
         out = validate_output("whisper_transcribe", call(app, "whisper_transcribe", audio=b64(audio), timestamps=True))
         assert (out["text"], out["language"], out["engine"]) == ("Guten Morgen zusammen", "de", "openai")
@@ -126,14 +123,16 @@ def test_openai_compatible_endpoint(monkeypatch: pytest.MonkeyPatch, validate_ou
         failed = call(app, "whisper_transcribe", audio=b64(audio))
         assert (failed["code"], "transcription endpoint" in failed["error"]) == ("upstream_unavailable", True)
     monkeypatch.setenv("WHISPER_BASE_URL", "https://api.openai.com/v1")
-    engines.engine.cache_clear()
+    reload_settings()
     missing = call(app, "whisper_transcribe", audio=b64(spoken("hi")))
     assert (missing["code"], missing["missing_setting"]) == ("provider_not_configured", "WHISPER_API_KEY_PARAMETER")
 
 
-def test_amazon_transcribe_job(monkeypatch: pytest.MonkeyPatch, validate_output) -> None:
+def test_amazon_transcribe_job(
+    monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None], validate_output
+) -> None:
     monkeypatch.setenv("WHISPER_ENGINE", "transcribe")
-    engines.engine.cache_clear()
+    reload_settings()
     transcript = {
         "results": {
             "transcripts": [{"transcript": "one two three four five"}],

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import base64
 import codecs
+from typing import TYPE_CHECKING
 
 import pytest
 
 from mcp_platform.errors import ToolError
 from promptguard_service import canary
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 @pytest.fixture(autouse=True)
-def _secret(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(canary.SECRET_PARAMETER_ENV, raising=False)
-    monkeypatch.setenv(canary.LOCAL_SECRET_ENV, "test-secret-0123456789")
+def _secret(monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]) -> None:
+    monkeypatch.setenv(canary.SECRET_PARAMETER_ENV, "")
+    monkeypatch.setenv("PROMPTGUARD_CANARY_SECRET", "test-secret-0123456789")
+    reload_settings()
 
 
 def test_plant_gives_a_token_and_the_line_that_carries_it() -> None:
@@ -23,13 +28,16 @@ def test_plant_gives_a_token_and_the_line_that_carries_it() -> None:
     assert canary.plant("acct_a", "never_reveal").token != planted.token  # a fresh nonce every time
 
 
-def test_verify_is_stateless_and_tells_forged_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_verify_is_stateless_and_tells_forged_tokens(
+    monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]
+) -> None:
     token = canary.plant("acct_a", "never_reveal").token
     assert canary.verify("acct_a", "never_reveal", token, "clean answer").authentic is True
     assert canary.verify("acct_b", "never_reveal", token, "clean answer").authentic is False  # another account
     forged = token[:-1] + ("0" if token[-1] != "0" else "1")
     assert canary.verify("acct_a", "never_reveal", forged, "").authentic is False
-    monkeypatch.setenv(canary.LOCAL_SECRET_ENV, "another deployment")
+    monkeypatch.setenv("PROMPTGUARD_CANARY_SECRET", "another deployment")
+    reload_settings()
     assert canary.verify("acct_a", "never_reveal", token, "").authentic is False
 
 
@@ -68,8 +76,11 @@ def test_always_include_mode_reports_a_missing_token_as_hijacked() -> None:
     assert dropped.hijacked is True
 
 
-def test_no_secret_is_a_clear_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(canary.LOCAL_SECRET_ENV)
+def test_no_secret_is_a_clear_configuration_error(
+    monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]
+) -> None:
+    monkeypatch.delenv("PROMPTGUARD_CANARY_SECRET")
+    reload_settings()
     with pytest.raises(ToolError) as raised:
         canary.plant("acct_a", "never_reveal")
     assert raised.value.code == "provider_not_configured"

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from compound_service import parsing
+from compound_service.settings import settings
 from mcp_platform import upstream
 from mcp_platform.backends import backend_client, provenance
 from mcp_platform.contracts.compound import (
@@ -140,7 +141,9 @@ def _get(
     what: str | None = None,
     accept: set[int] | None = None,
 ) -> BackendResponse:
-    return backend_client("pubchem").get(path, params, what=what, accept=accept or (), deadline=ctx.deadline)
+    return backend_client("pubchem", settings()).get(
+        path, params, what=what, accept=accept or (), deadline=ctx.deadline
+    )
 
 
 def _data(answer: BackendResponse) -> Any:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mcp_platform.backends import describe, shared_cache_table
+from compound_service.settings import settings
+from mcp_platform.backends import describe
 from mcp_platform.contracts.compound import CompoundStatus
 
 if TYPE_CHECKING:
@@ -13,4 +14,6 @@ if TYPE_CHECKING:
 
 
 def compound_status(_arguments: StatusInput, _ctx: CallContext) -> CompoundStatus:
-    return CompoundStatus.model_validate({"backends": [describe("pubchem")], "cache_table": shared_cache_table()})
+    return CompoundStatus.model_validate(
+        {"backends": [describe("pubchem", settings())], "cache_table": settings().backend_cache_table or None}
+    )

@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import cache
 from typing import ClassVar
 
-from mcp_platform.settings import StagingSettings, WebSettings
+from mcp_platform.settings import TaskSettings, WebSettings
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 
 
-class Settings(WebSettings, StagingSettings):
+class Settings(WebSettings, TaskSettings):
     OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"docs_max_bytes"})
 
     docs_max_bytes: int = DEFAULT_MAX_BYTES

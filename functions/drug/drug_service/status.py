@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mcp_platform.backends import describe, shared_cache_table
+from drug_service.settings import settings
+from mcp_platform.backends import describe
 from mcp_platform.contracts.drug import DrugStatus
 
 if TYPE_CHECKING:
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 def drug_status(_arguments: StatusInput, _ctx: CallContext) -> DrugStatus:
     return DrugStatus.model_validate(
         {
-            "backends": [describe(name) for name in ("rxnav", "openfda", "dailymed")],
-            "cache_table": shared_cache_table(),
+            "backends": [describe(name, settings()) for name in ("rxnav", "openfda", "dailymed")],
+            "cache_table": settings().backend_cache_table or None,
         }
     )

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 from xml.etree.ElementTree import ParseError
 
 from drug_service import parsing
+from drug_service.settings import settings
 from mcp_platform import upstream
 from mcp_platform.backends import backend_client, provenance
 from mcp_platform.contracts._data import NOT_MEDICAL_ADVICE
@@ -102,7 +103,7 @@ def drug_label(arguments: DrugLabelInput, ctx: CallContext) -> DrugLabelOutput:
         return _label_output("openFDA", info, sections, missing, answer)
     if not arguments.set_id:
         raise upstream.not_found(what, OPENFDA)
-    spl = backend_client("dailymed").get(
+    spl = backend_client("dailymed", settings()).get(
         f"/dailymed/services/v2/spls/{arguments.set_id}.xml",
         what=what,
         deadline=ctx.deadline,
@@ -167,12 +168,12 @@ def concept_named(rxcui: str, ctx: CallContext) -> dict[str, Any] | None:
 
 
 def _rxnav(ctx: CallContext, path: str, params: dict[str, Any] | None = None) -> BackendResponse:
-    return backend_client("rxnav").get(path, params, deadline=ctx.deadline)
+    return backend_client("rxnav", settings()).get(path, params, deadline=ctx.deadline)
 
 
 def _openfda(ctx: CallContext, path: str, params: dict[str, Any]) -> BackendResponse:
     """An openFDA search: its 404 NOT_FOUND is the empty answer, anything else 4xx/5xx a failure."""
-    answer = backend_client("openfda").get(path, params, accept=_NO_MATCH, deadline=ctx.deadline)
+    answer = backend_client("openfda", settings()).get(path, params, accept=_NO_MATCH, deadline=ctx.deadline)
     if answer.status == 404 and not parsing.fda_is_no_match(answer.status, answer.data):
         raise upstream.http_failure(OPENFDA, 404)
     return answer

@@ -29,14 +29,14 @@ SUPPRESSED = "recipient_suppressed"
 
 def email_send(arguments: SendInput, ctx: CallContext) -> SendOutput:
     config = settings()
-    if not config.from_identity:
+    if not config.email_from:
         raise ToolError(
             "email_send: no sender is configured (template parameter EmailFromAddress, env EMAIL_FROM, "
             "an SES-verified identity)",
             NOT_CONFIGURED,
         )
     recipients = [parseaddr(item)[1] for item in [*arguments.to, *arguments.cc]]
-    checked = config.suppression_check == "ses"
+    checked = config.email_suppression_check == "ses"
     if checked and (suppressed := [address for address in recipients if ses.suppression(address)]):
         raise ToolError(
             f"to/cc: {', '.join(suppressed)} on the SES suppression list (an earlier bounce or complaint); "
@@ -47,31 +47,32 @@ def email_send(arguments: SendInput, ctx: CallContext) -> SendOutput:
     counters = ses.counters()
     now = counters.clock()
     day = day_window(ctx.account_id, now)
-    sent_today = counters.take(day, config.daily_cap)
+    sent_today = counters.take(day, config.email_daily_cap)
     if sent_today is None:
         raise ToolError(
-            f"email_send: your daily cap of {config.daily_cap} messages is reached; it resets at {_iso(day.resets_at)}",
+            f"email_send: your daily cap of {config.email_daily_cap} messages is reached;"
+            f" it resets at {_iso(day.resets_at)}",
             ErrorCode.RATE_LIMITED,
             retry_after_s=max(1, day.resets_at - int(now)),
         )
-    if counters.take(second_window(now), config.rate_per_second) is None:
+    if counters.take(second_window(now), config.email_rate_per_second) is None:
         counters.give_back(day)
         raise ToolError(
-            f"email_send: the deployment sends at most {config.rate_per_second} messages a second; retry shortly",
+            f"email_send: the deployment sends at most {config.email_rate_per_second} messages a second; retry shortly",
             ErrorCode.RATE_LIMITED,
             retry_after_s=1,
         )
     try:
-        message_id = _send(config.from_identity, arguments)
+        message_id = _send(config.email_from, arguments)
     except ToolError:
         counters.give_back(day)
         raise
     return SendOutput(
         message_id=message_id,
-        from_=config.from_identity,
+        from_=config.email_from,
         recipients=len(recipients),
         sent_today=sent_today,
-        daily_cap=config.daily_cap,
+        daily_cap=config.email_daily_cap,
         suppression_checked=checked,
     )
 
@@ -96,7 +97,7 @@ def _send(sender: str, arguments: SendInput) -> str:
 
 
 def email_suppression_check(arguments: SuppressionInput, _ctx: CallContext) -> SuppressionOutput:
-    if settings().suppression_check == "off":
+    if settings().email_suppression_check == "off":
         raise ToolError(
             "email_suppression_check: this deployment has no SES suppression list to read "
             "(EMAIL_SUPPRESSION_CHECK=off, the local default)",
@@ -116,9 +117,9 @@ def email_quota(_arguments: StatusInput, ctx: CallContext) -> QuotaOutput:
     sent = counters.count(day)
     quota, note = _ses_quota()
     return QuotaOutput(
-        daily_cap=config.daily_cap,
+        daily_cap=config.email_daily_cap,
         sent_today=sent,
-        remaining_today=max(0, config.daily_cap - sent),
+        remaining_today=max(0, config.email_daily_cap - sent),
         resets_at=_iso(day.resets_at),
         ses=quota,
         ses_note=note,

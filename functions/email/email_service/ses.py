@@ -25,7 +25,7 @@ def ses() -> Any:
 
 @cache
 def counters() -> SendCounters:
-    table = settings().counters_table
+    table = settings().email_counters_table
     if not table:
         raise ToolError("email: EMAIL_COUNTERS_TABLE is not set", "provider_not_configured")
     return SendCounters(client("dynamodb"), table)

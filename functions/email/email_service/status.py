@@ -20,11 +20,11 @@ LIBRARIES = ("email-validator", "dnspython", "disposable-email-domains", "botoco
 def email_status(_arguments: StatusInput, _ctx: CallContext) -> EmailStatus:
     config = settings()
     return EmailStatus(
-        from_identity=config.from_identity,
-        daily_cap=config.daily_cap,
-        send_rate_per_second=config.rate_per_second,
-        suppression_check=config.suppression_check,
-        dns_nameservers=config.dns_nameservers,
+        from_identity=config.email_from or None,
+        daily_cap=config.email_daily_cap,
+        send_rate_per_second=config.email_rate_per_second,
+        suppression_check=config.email_suppression_check,
+        dns_nameservers=list(config.dns_nameservers),
         disposable_domains=len(blocklist),
         libraries={name: version(name) for name in LIBRARIES},
     )

@@ -7,23 +7,26 @@ unless `GEO_DB_PATH` points into a layer (`/opt/...`).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 from geo_service.layout import SCHEMA_VERSION
+from geo_service.settings import Settings, settings
 from mcp_platform import readonly_db
 from mcp_platform.readonly_db import DbConfig, DbHolder, ReadOnlyDb, Source
 
 DEFAULT_LOCAL_DB = Path(__file__).resolve().parents[3] / "build" / "geo" / "geo-small.sqlite"
-TMP_DIR = Path(os.environ.get("GEO_DB_TMP_DIR", "/tmp"))
 CONFIG = DbConfig("geo", "GEO", DEFAULT_LOCAL_DB, SCHEMA_VERSION, "`make geo-db`")
 
 __all__ = ["SCHEMA_VERSION", "GeoDb", "Source", "configured_source", "fetch", "get_db", "use_db"]
 
 
-def configured_source(env: dict[str, str] | None = None) -> Source:
-    return readonly_db.configured_source(CONFIG, env, TMP_DIR)
+def configured_source(given: Settings | None = None) -> Source:
+    """Where the database is, as geo's settings (default: the container's) say."""
+    s = settings() if given is None else given
+    return readonly_db.configured_source(
+        CONFIG, path=s.geo_db_path, bucket=s.geo_db_bucket, key=s.geo_db_key, tmp_dir=s.geo_db_tmp_dir
+    )
 
 
 def fetch(source: Source, s3_client: Any = None) -> Path:

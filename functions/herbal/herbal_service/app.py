@@ -1,6 +1,7 @@
 """Lambda entry of the herbal service (template: `herbal_service.app.handler`)."""
 
 from herbal_service import activities, catalogue, constituents, herbs
+from herbal_service.settings import settings
 from mcp_platform.service import ServiceApp
 
 app = ServiceApp(
@@ -13,5 +14,6 @@ app = ServiceApp(
         "herbal_by_activity": activities.by_activity,
         "herbal_interactions": activities.interactions,
     },
+    settings=settings(),
 )
 handler = app.lambda_handler

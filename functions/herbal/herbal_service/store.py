@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from herbal_service.layout import LINK_TABLES, SCHEMA_VERSION
+from herbal_service.settings import Settings, settings
+from mcp_platform import readonly_db
 from mcp_platform.contracts._data import NOT_MEDICAL_ADVICE
 from mcp_platform.contracts.herbal import MISSING_TABLE
 from mcp_platform.errors import ToolError
-from mcp_platform.readonly_db import DbConfig, DbHolder, ReadOnlyDb, configured_source
+from mcp_platform.readonly_db import DbConfig, DbHolder, ReadOnlyDb, Source
 
 DEFAULT_LOCAL_DB = Path(__file__).resolve().parents[3] / "build" / "herbal" / "herbal.sqlite"
 CONFIG = DbConfig("herbal", "HERBAL", DEFAULT_LOCAL_DB, SCHEMA_VERSION, "`make herbal-db`")
@@ -88,7 +90,15 @@ class HerbalDb(ReadOnlyDb):
         return list(json.loads(self.meta.get("missing_tables", "[]")))
 
 
-_holder = DbHolder(CONFIG, HerbalDb, lambda: configured_source(CONFIG))
+def configured_source(given: Settings | None = None) -> Source:
+    """Where the database is, as herbal's settings (default: the container's) say."""
+    s = settings() if given is None else given
+    return readonly_db.configured_source(
+        CONFIG, path=s.herbal_db_path, bucket=s.herbal_db_bucket, key=s.herbal_db_key, tmp_dir=s.herbal_db_tmp_dir
+    )
+
+
+_holder = DbHolder(CONFIG, HerbalDb, configured_source)
 
 
 def get_db() -> HerbalDb:

@@ -2,6 +2,7 @@
 
 from mcp_platform.service import ServiceApp
 from plant_service import tools
+from plant_service.settings import settings
 
 app = ServiceApp(
     "plant",
@@ -11,5 +12,6 @@ app = ServiceApp(
         "plant_get": tools.plant_get,
         "plant_distribution": tools.plant_distribution,
     },
+    settings=settings(),
 )
 handler = app.lambda_handler

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_platform.backends import backend_client
 from mcp_platform.contracts.plant import PlantMatch, Rank, Region, Synonym
+from plant_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.backends.client import BackendResponse
@@ -26,16 +27,18 @@ def record_url(key: int) -> str:
 
 def match(name: str, deadline: float | None) -> BackendResponse:
     params = {"name": name, "kingdom": "Plantae", "strict": "false", "verbose": "true"}
-    return backend_client("gbif").get("/v1/species/match", params, deadline=deadline)
+    return backend_client("gbif", settings()).get("/v1/species/match", params, deadline=deadline)
 
 
 def usage(key: int, deadline: float | None) -> BackendResponse:
-    return backend_client("gbif").get(f"/v1/species/{key}", what=f"taxon with usage key {key}", deadline=deadline)
+    return backend_client("gbif", settings()).get(
+        f"/v1/species/{key}", what=f"taxon with usage key {key}", deadline=deadline
+    )
 
 
 def sub_resource(key: int, name: str, deadline: float | None) -> BackendResponse:
     """`/v1/species/{key}/{name}` (synonyms, vernacularNames, distributions), first page."""
-    return backend_client("gbif").get(
+    return backend_client("gbif", settings()).get(
         f"/v1/species/{key}/{name}", {"offset": 0, "limit": PAGE}, what=f"taxon with usage key {key}", deadline=deadline
     )
 

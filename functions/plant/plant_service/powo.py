@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_platform.backends import backend_client
 from mcp_platform.contracts.plant import Region
+from plant_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.backends.client import BackendResponse
@@ -26,14 +27,14 @@ def record_url(fq_id: str) -> str:
 
 def search_accepted(genus: str, epithet: str | None, deadline: float | None) -> BackendResponse:
     params = {"genus": genus, "species": epithet, "f": "accepted_names", "perPage": 50}
-    return backend_client("powo").get(
+    return backend_client("powo", settings()).get(
         "/api/2/search", {k: v for k, v in params.items() if v is not None}, deadline=deadline
     )
 
 
 def taxon_distribution(fq_id: str, deadline: float | None) -> BackendResponse:
     """The taxon with its distribution; 400/404 come back as answers (no such record), not errors."""
-    return backend_client("powo").get(
+    return backend_client("powo", settings()).get(
         f"/api/2/taxon/{fq_id}", {"fields": "distribution"}, accept=NO_RECORD, deadline=deadline
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mcp_platform.backends import describe, provenance, shared_cache_table
+from mcp_platform.backends import describe, provenance
 from mcp_platform.contracts._data import BackendInfo
 from mcp_platform.contracts.plant import (
     PlantDistributionOutput,
@@ -14,6 +14,7 @@ from mcp_platform.contracts.plant import (
 )
 from mcp_platform.errors import ErrorCode, ToolError
 from plant_service import gbif, powo
+from plant_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
@@ -101,5 +102,5 @@ def _from_powo(taxon: dict[str, object], name: str, ctx: CallContext) -> PlantDi
 
 
 def plant_status(_args: StatusInput, _ctx: CallContext) -> PlantStatus:
-    backends = [BackendInfo.model_validate(describe(name)) for name in ("gbif", "powo")]
-    return PlantStatus(backends=backends, cache_table=shared_cache_table())
+    backends = [BackendInfo.model_validate(describe(name, settings())) for name in ("gbif", "powo")]
+    return PlantStatus(backends=backends, cache_table=settings().backend_cache_table or None)

@@ -3,6 +3,11 @@
 from mcp_platform.service import ServiceApp
 from promptguard_service.canary import promptguard_canary
 from promptguard_service.check import promptguard_check
+from promptguard_service.settings import settings
 
-app = ServiceApp("promptguard", {"promptguard_check": promptguard_check, "promptguard_canary": promptguard_canary})
+app = ServiceApp(
+    "promptguard",
+    {"promptguard_check": promptguard_check, "promptguard_canary": promptguard_canary},
+    settings=settings(),
+)
 handler = app.lambda_handler

@@ -8,7 +8,6 @@ guardrail) but never to a log.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -17,9 +16,8 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from mcp_platform import aws
+from promptguard_service.settings import settings
 
-GUARDRAIL_ID_ENV = "PROMPTGUARD_GUARDRAIL_ID"
-GUARDRAIL_VERSION_ENV = "PROMPTGUARD_GUARDRAIL_VERSION"
 MAX_GUARDRAIL_CHARS = 25_000
 """ApplyGuardrail bills per 1,000 characters; longer texts are sent as their head (the offline layers read all)."""
 _CONFIDENCE = {"NONE": 0.0, "LOW": 0.35, "MEDIUM": 0.65, "HIGH": 0.92}
@@ -35,7 +33,7 @@ class Opinion:
 
 
 def configured() -> bool:
-    return bool(os.environ.get(GUARDRAIL_ID_ENV, "").strip())
+    return bool(settings().promptguard_guardrail_id.strip())
 
 
 @cache
@@ -46,13 +44,13 @@ def _client() -> Any:
 
 def second_opinion(text: str, client: Any = None) -> Opinion:
     """Bedrock's prompt-attack verdict on `text`, or why there is none."""
-    guardrail = os.environ.get(GUARDRAIL_ID_ENV, "").strip()
+    guardrail = settings().promptguard_guardrail_id.strip()
     if not guardrail:
         return Opinion(configured=False, available=False, detail="not configured")
     try:
         response = (client or _client()).apply_guardrail(
             guardrailIdentifier=guardrail,
-            guardrailVersion=os.environ.get(GUARDRAIL_VERSION_ENV, "").strip() or "DRAFT",
+            guardrailVersion=settings().promptguard_guardrail_version.strip() or "DRAFT",
             source="INPUT",
             content=[{"text": {"text": text[:MAX_GUARDRAIL_CHARS], "qualifiers": ["guard_content"]}}],
         )

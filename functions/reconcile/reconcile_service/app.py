@@ -16,19 +16,19 @@ from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.observability import logger, metrics
-from mcp_platform.settings import FunctionSettings
+from mcp_platform.settings import TaskSettings
 from mcp_platform.tasks.sweep import task_resolver
-from mcp_platform.tasks.worker import default_store
+from mcp_platform.tasks.worker import task_store
 
 
-class ReconcileSettings(FunctionSettings):
-    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"tasks_table"})
+class ReconcileSettings(TaskSettings):
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"tasks_table", "staging_bucket"})
+    """Without TASKS_TABLE (durable tasks) every overdue call is refunded; with it, an overdue task's call
+    is decided by its task."""
 
     accounts_table: str = ""
     ledger_table: str = ""
     calls_table: str = ""
-    tasks_table: str = ""
-    """Durable tasks: an overdue task's call is decided by its task; empty: every overdue call is refunded."""
 
 
 settings = ReconcileSettings.from_env()
@@ -38,7 +38,7 @@ settings = ReconcileSettings.from_env()
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     ledger = DynamoLedger(client("dynamodb"), settings.accounts_table, settings.ledger_table, settings.calls_table)
     # A task's reservation is decided by its task (failed and refunded, or settled); other calls are refunded.
-    resolver = task_resolver(default_store()) if settings.tasks_table else None
+    resolver = task_resolver(task_store(settings)) if settings.tasks_table else None
     report = Calls(ledger).sweep(resolver).to_wire()
     fixed = len(report["reversed"]) + len(report["refunded"]) + len(report["settled"])
     (logger.warning if fixed else logger.info)("reconciliation sweep", extra=report)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from mcp_platform.settings import LlmSettings, SearchProviderSettings, WebSettings
+from mcp_platform.settings import LlmSettings, SearchProviderSettings, TaskSettings, WebSettings
 
 
-class Settings(WebSettings, SearchProviderSettings, LlmSettings):
+class Settings(WebSettings, SearchProviderSettings, LlmSettings, TaskSettings):
     pass
 
 

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from pydantic import field_validator
 
 from mcp_platform.auth.signup import SignupMode
-from mcp_platform.settings import FunctionSettings
+from mcp_platform.settings import FunctionSettings, csv_items
 
 
 class RouterSettings(FunctionSettings):
@@ -49,8 +49,6 @@ class RouterSettings(FunctionSettings):
     signup_mode: SignupMode = SignupMode.INVITE
     signups_per_ip_per_hour: int = 5
     welcome_credits: int = 100
-    service_timeout_seconds: float = 25.0
-    """Longest a service may run (its Lambda timeout)."""
 
     # -- local overrides and tuning (absent in AWS)
     allowed_hosts: tuple[str, ...] = ()
@@ -72,9 +70,7 @@ class RouterSettings(FunctionSettings):
     @field_validator("allowed_origins", "allowed_hosts", mode="before")
     @classmethod
     def _csv(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return tuple(part.strip() for part in value.split(",") if part.strip())
-        return value
+        return csv_items(value)
 
     @field_validator("public_url")
     @classmethod

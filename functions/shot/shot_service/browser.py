@@ -14,7 +14,6 @@ carries its own driver, so nothing is downloaded at run time. The browser itself
 
 from __future__ import annotations
 
-import os
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -22,6 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from shot_service.proxy import GuardProxy
+from shot_service.settings import settings
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -78,7 +78,7 @@ class BrowserHost:
 
         if self._playwright is None:
             self._playwright = sync_playwright().start()
-        path = os.environ.get("SHOT_BROWSER_PATH") or None
+        path = settings().shot_browser_path or None
         browser = self._playwright.chromium.launch(
             executable_path=path,
             args=list(CHROMIUM_ARGS),

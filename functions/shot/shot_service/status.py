@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from importlib.metadata import version
 from typing import TYPE_CHECKING
 
 from mcp_platform.contracts.shot import MAX_IMAGE_HEIGHT, MAX_WAIT_MS, ShotStatus
 from shot_service import browser
 from shot_service.capture import DEVICES, MAX_IMAGE_BYTES
+from shot_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
@@ -20,7 +20,7 @@ def shot_status(_arguments: StatusInput, _ctx: CallContext) -> ShotStatus:
     return ShotStatus(
         engine=started or "chromium (not started in this container yet)",
         playwright=version("playwright"),
-        browser_path=os.environ.get("SHOT_BROWSER_PATH") or None,
+        browser_path=settings().shot_browser_path or None,
         devices=sorted(DEVICES),
         limits={"max_image_bytes": MAX_IMAGE_BYTES, "max_image_height": MAX_IMAGE_HEIGHT, "max_wait_ms": MAX_WAIT_MS},
     )

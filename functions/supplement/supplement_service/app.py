@@ -1,6 +1,7 @@
 """Lambda entry of the supplement service (template: `supplement_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
+from supplement_service.settings import settings
 from supplement_service.status import supplement_status
 from supplement_service.tools import supplement_ingredient, supplement_label, supplement_search
 
@@ -12,5 +13,6 @@ app = ServiceApp(
         "supplement_ingredient": supplement_ingredient,
         "supplement_status": supplement_status,
     },
+    settings=settings(),
 )
 handler = app.lambda_handler

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mcp_platform.backends import describe, shared_cache_table
+from mcp_platform.backends import describe
 from mcp_platform.contracts.supplement import SupplementStatus
+from supplement_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
@@ -14,5 +15,8 @@ if TYPE_CHECKING:
 
 def supplement_status(_arguments: StatusInput, _ctx: CallContext) -> SupplementStatus:
     return SupplementStatus.model_validate(
-        {"backends": [describe("dsld"), describe("ods")], "cache_table": shared_cache_table()}
+        {
+            "backends": [describe("dsld", settings()), describe("ods", settings())],
+            "cache_table": settings().backend_cache_table or None,
+        }
     )

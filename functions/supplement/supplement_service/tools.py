@@ -16,6 +16,7 @@ from mcp_platform.contracts.supplement import (
     SupplementSearchOutput,
 )
 from supplement_service import parsing
+from supplement_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.service import CallContext
@@ -25,7 +26,7 @@ ODS_SITE = "https://ods.od.nih.gov/factsheets/"
 
 
 def supplement_search(arguments: SupplementSearchInput, ctx: CallContext) -> SupplementSearchOutput:
-    answer = backend_client("dsld").get(
+    answer = backend_client("dsld", settings()).get(
         "/dsld/v9/search-filter", {"q": arguments.query, "from": 0, "size": arguments.limit}, deadline=ctx.deadline
     )
     hits, total = parsing.search_hits(answer.data)
@@ -42,7 +43,7 @@ def supplement_search(arguments: SupplementSearchInput, ctx: CallContext) -> Sup
 
 def supplement_label(arguments: SupplementLabelInput, ctx: CallContext) -> SupplementLabelOutput:
     label_id = arguments.dsld_id
-    answer = backend_client("dsld").get(
+    answer = backend_client("dsld", settings()).get(
         f"/dsld/v9/label/{label_id}", what=f"supplement label with id {label_id}", deadline=ctx.deadline
     )
     data = answer.data
@@ -60,7 +61,7 @@ def supplement_label(arguments: SupplementLabelInput, ctx: CallContext) -> Suppl
 def supplement_ingredient(arguments: SupplementIngredientInput, ctx: CallContext) -> SupplementIngredientOutput:
     resource = parsing.resource_name(arguments.name)
     what = f"fact sheet for {arguments.name!r}"
-    answer = backend_client("ods").get(
+    answer = backend_client("ods", settings()).get(
         "/api/",
         {"resourcename": resource, "readinglevel": arguments.reading_level, "outputformat": "XML"},
         what=what,

@@ -9,20 +9,17 @@ from mcp_platform import aws
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.observability import logger, traced_handler
-from mcp_platform.settings import FunctionSettings
+from mcp_platform.settings import TaskSettings
 from mcp_platform.tasks.destination import on_failed_event
-from mcp_platform.tasks.worker import default_store
+from mcp_platform.tasks.worker import task_store
 
 
-class TaskEventsSettings(FunctionSettings):
+class TaskEventsSettings(TaskSettings):
     OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"staging_bucket"})
 
     accounts_table: str = ""
     ledger_table: str = ""
     calls_table: str = ""
-    tasks_table: str = ""
-    staging_bucket: str = ""
-    """Where task replies over the item size limit are kept (read by the task store)."""
 
 
 settings = TaskEventsSettings.from_env()
@@ -36,7 +33,7 @@ def _calls() -> Calls:
 
 
 def _handle(event: dict[str, Any], _context: Any) -> dict[str, Any]:
-    return on_failed_event(event, default_store(), _calls())
+    return on_failed_event(event, task_store(settings), _calls())
 
 
 handler = logger.inject_lambda_context(traced_handler(_handle), clear_state=True)

@@ -1,6 +1,7 @@
 """Lambda entry of the tts service (template: `tts_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
+from tts_service.settings import settings
 from tts_service.tools import tts_estimate, tts_languages, tts_status, tts_synthesize, tts_voices
 
 app = ServiceApp(
@@ -12,5 +13,6 @@ app = ServiceApp(
         "tts_estimate": tts_estimate,
         "tts_status": tts_status,
     },
+    settings=settings(),
 )
 handler = app.lambda_handler

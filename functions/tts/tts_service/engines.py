@@ -1,12 +1,11 @@
 """The two speech engines behind one interface: Amazon Polly (AWS) and espeak-ng (local default).
 
-TTS_ENGINE picks one (`polly` in the template, `espeak` in the local default). Both return
+TTS_ENGINE (the function's settings) picks one (`polly` in the template, `espeak` in the local default). Both return
 finished audio in the requested format, with its exact duration.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -21,6 +20,7 @@ from mcp_platform.contracts.tts import Voice
 from mcp_platform.errors import ErrorCode, ToolError
 from tts_service import audio
 from tts_service.espeak import EspeakVoice, espeak
+from tts_service.settings import settings
 
 POLLY_MAX_TEXT = 2_900
 """Characters per Polly request, under its 3,000 billed-character limit."""
@@ -219,8 +219,12 @@ def _polly() -> Any:
     return configured_client("polly", Config(connect_timeout=3, read_timeout=15, retries={"total_max_attempts": 2}))
 
 
-@cache
 def engine() -> Engine:
-    """The engine TTS_ENGINE names (polly or espeak)."""
-    name = os.environ.get("TTS_ENGINE", "polly")
+    """The engine the settings' TTS_ENGINE names (polly or espeak)."""
+    return _engine(settings().tts_engine)
+
+
+@cache
+def _engine(name: str) -> Engine:
+    """One engine of each kind per container (Polly's voice list is kept on it)."""
     return EspeakEngine() if name == "espeak" else PollyEngine()

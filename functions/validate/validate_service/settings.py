@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import ClassVar
 
 from mcp_platform.settings import FunctionSettings
 
 
 class Settings(FunctionSettings):
-    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"vies_url"})
-
+    vies_base_url: str = ""
+    """The origin of EU VIES (a mirror may add a path prefix); empty: https://ec.europa.eu."""
     vies_timeout_s: float = 10.0
     dns_timeout_s: float = 3.0
     """How long validate_email's deliverability check waits for DNS."""
-    vies_url: str = ""
-    """vies.py still reads VIES_URL and VIES_TIMEOUT_S itself; declared here so the template block is checked."""
 
 
 @cache

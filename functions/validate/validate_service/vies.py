@@ -11,13 +11,14 @@ mapping in `mcp_platform.upstream`), so the call is refunded.
 from __future__ import annotations
 
 import json
-import os
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
 from mcp_platform import upstream
 from mcp_platform.backends import Backend, BackendClient
 from mcp_platform.contracts.validate import VatLive
+from validate_service.settings import settings
 
 VIES = Backend(
     "vies",
@@ -27,8 +28,8 @@ VIES = Backend(
     rate_per_s=2,
     burst=2,
     cache_ttl_s=0,  # a registration can end any day; VIES answers are never reused
-    timeout_s=float(os.environ.get("VIES_TIMEOUT_S", "10")),
 )
+"""The origin and timeout are validate's settings (VIES_BASE_URL, VIES_TIMEOUT_S)."""
 CHECK_PATH = "/taxation_customs/vies/rest-api/check-vat-number"
 HINT = "retry later or use live=false for the offline check"
 _ANSWERS = frozenset({400, 500})
@@ -38,7 +39,7 @@ _NOT_PUBLISHED = {"", "---"}
 
 def endpoint() -> str:
     """The check URL at the configured origin (`VIES_BASE_URL`)."""
-    return VIES.base_url() + CHECK_PATH
+    return VIES.base_url(settings().vies_base_url) + CHECK_PATH
 
 
 class ViesClient:
@@ -49,8 +50,8 @@ class ViesClient:
         'valid'
     """
 
-    def __init__(self, client: BackendClient | None = None) -> None:
-        self._client = client or BackendClient(VIES)
+    def __init__(self, client: BackendClient) -> None:
+        self._client = client
 
     def check(self, country_code: str, number: str, deadline: float | None = None) -> VatLive:
         """`country_code` as VIES spells it (EL for Greece); `number` without the prefix."""
@@ -95,7 +96,11 @@ def _published(value: Any) -> str | None:
     return None if not isinstance(value, str) or value.strip() in _NOT_PUBLISHED else value.strip()
 
 
-@cache
 def vies_client() -> ViesClient:
-    """One client per container, reused across warm invocations."""
-    return ViesClient()
+    """One client per container, reused across warm invocations, as validate's settings configure it."""
+    return _vies_client(settings().vies_base_url, settings().vies_timeout_s)
+
+
+@cache
+def _vies_client(origin: str, timeout_s: float) -> ViesClient:
+    return ViesClient(BackendClient(replace(VIES, timeout_s=timeout_s), origin=origin))

@@ -1,6 +1,7 @@
 """Lambda entry of the whisper service (template: `whisper_service.app.handler`)."""
 
 from mcp_platform.service import ServiceApp
+from whisper_service.settings import settings
 from whisper_service.tools import whisper_languages, whisper_status, whisper_transcribe
 
 app = ServiceApp(
@@ -10,5 +11,6 @@ app = ServiceApp(
         "whisper_languages": whisper_languages,
         "whisper_status": whisper_status,
     },
+    settings=settings(),
 )
 handler = app.lambda_handler

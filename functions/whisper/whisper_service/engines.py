@@ -1,6 +1,6 @@
 """The transcription engines behind one interface.
 
-WHISPER_ENGINE picks one: `pocketsphinx` (offline, English; the local default), `openai` (any
+WHISPER_ENGINE (the function's settings) picks one: `pocketsphinx` (offline, English; the local default), `openai` (any
 OpenAI-compatible `/audio/transcriptions` endpoint at WHISPER_BASE_URL: OpenAI, Groq, faster-whisper
 or whisper.cpp servers) or `transcribe` (Amazon Transcribe, a job on the staged recording).
 """
@@ -8,7 +8,6 @@ or whisper.cpp servers) or `transcribe` (Amazon Transcribe, a job on the staged 
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 import time
@@ -27,12 +26,12 @@ from mcp_platform.contracts.whisper import EngineLanguage, Segment
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.secrets import is_configured, secret_from_env
 from whisper_service.audio import RATE
+from whisper_service.settings import DEFAULT_OPENAI_URL, settings
 
 if TYPE_CHECKING:
     from mcp_platform.service import CallContext
 
 NOT_CONFIGURED = "provider_not_configured"
-DEFAULT_OPENAI_URL = "https://api.openai.com/v1"
 KEY_ENV = "WHISPER_API_KEY_PARAMETER"
 _PAUSE_FRAMES = 30
 """A silence of 0.3 s (pocketsphinx counts 100 frames a second) ends a segment."""
@@ -139,7 +138,7 @@ class OpenAiCompatible:
         return [EngineLanguage(code=code, name=name) for code, name in WHISPER_LANGUAGES.items()]
 
     def missing(self) -> list[str]:
-        base = os.environ.get("WHISPER_BASE_URL", DEFAULT_OPENAI_URL)
+        base = settings().whisper_base_url
         needs_key = base.rstrip("/") == DEFAULT_OPENAI_URL and not is_configured(KEY_ENV)
         return [KEY_ENV] if needs_key else []
 
@@ -148,10 +147,10 @@ class OpenAiCompatible:
             raise ToolError(
                 f"whisper: set {missing[0]} (the endpoint's API key)", NOT_CONFIGURED, missing_setting=missing[0]
             )
-        base = os.environ.get("WHISPER_BASE_URL", DEFAULT_OPENAI_URL).rstrip("/")
+        base = settings().whisper_base_url.rstrip("/")
         configured = is_configured(KEY_ENV)
         headers = {"Authorization": f"Bearer {secret_from_env(KEY_ENV, 'transcription API key')}"} if configured else {}
-        form = {"model": os.environ.get("WHISPER_MODEL", "whisper-1"), "response_format": "verbose_json"}
+        form = {"model": settings().whisper_model, "response_format": "verbose_json"}
         if language:
             form["language"] = language.split("-")[0].lower()
         files = {"file": (recording.filename, recording.data, recording.media_type)}
@@ -199,7 +198,7 @@ class AmazonTranscribe:
         return [EngineLanguage(code=code, name=name) for code, name in TRANSCRIBE_LANGUAGES.items()]
 
     def missing(self) -> list[str]:
-        return [] if os.environ.get("STAGING_BUCKET") else ["STAGING_BUCKET"]
+        return [] if settings().staging_bucket else ["STAGING_BUCKET"]
 
     def transcribe(self, recording: Recording, language: str | None, ctx: CallContext) -> Transcript:
         store = staging_store.default_store()
@@ -339,9 +338,13 @@ TRANSCRIBE_CODES = {
 TRANSCRIBE_LANGUAGES = {code: WHISPER_LANGUAGES[code] for code in TRANSCRIBE_CODES}
 
 
-@cache
 def engine() -> Engine:
-    name = os.environ.get("WHISPER_ENGINE", "transcribe")
+    """The engine the settings' WHISPER_ENGINE names."""
+    return _engine(settings().whisper_engine)
+
+
+@cache
+def _engine(name: str) -> Engine:
     if name == "pocketsphinx":
         return Pocketsphinx()
     return OpenAiCompatible() if name == "openai" else AmazonTranscribe()

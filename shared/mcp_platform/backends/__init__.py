@@ -2,9 +2,11 @@
 
 Public API:
 
-* `backend_client(name)` → `BackendClient` with `get(path, params, what=, accept=, deadline=, ttl_s=)`
+* `backend_client(name, settings)` → `BackendClient` with `get(path, params, what=, accept=, deadline=, ttl_s=)`
   and `post(path, body, ...)` → `BackendResponse(status, data, text, url, retrieved_at, from_cache)`.
 * `BACKENDS` / `Backend`: each API's base-URL variable, default origin, rate, cache TTL, optional key.
+  A calling function's settings are a `BackendSettings` declaring that variable as a field
+  (`pubchem_base_url`), so its template block is checked for it.
 * `provenance(response, record_url=None)` → `{source: {api, url, cached}, retrieved_at}`, the two fields
   every data result carries (schemas in `mcp_platform.contracts._data`).
 
@@ -14,34 +16,37 @@ Failures are `ToolError`s from `mcp_platform.upstream`: `not_found` naming what 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcp_platform.backends.cache import TABLE_ENV, ResponseCache
+from mcp_platform.backends.cache import ResponseCache
 from mcp_platform.backends.catalog import BACKENDS, DAY, Backend
 from mcp_platform.backends.client import (
     PLATFORM_AGENT,
     BackendClient,
     BackendResponse,
     backend_client,
+    configured_origin,
     reset_clients,
 )
 from mcp_platform.backends.limiter import PoliteLimiter
+
+if TYPE_CHECKING:
+    from mcp_platform.settings import BackendSettings
 
 __all__ = [
     "BACKENDS",
     "DAY",
     "PLATFORM_AGENT",
-    "TABLE_ENV",
     "Backend",
     "BackendClient",
     "BackendResponse",
     "PoliteLimiter",
     "ResponseCache",
     "backend_client",
+    "configured_origin",
     "describe",
     "provenance",
     "reset_clients",
-    "shared_cache_table",
 ]
 
 
@@ -57,21 +62,14 @@ def provenance(response: BackendResponse, record_url: str | None = None) -> dict
     }
 
 
-def shared_cache_table() -> str | None:
-    """The DynamoDB table the container caches answers in (None: memory only)."""
-    from mcp_platform.backends.client import shared_cache
-
-    return shared_cache().table or None
-
-
-def describe(name: str) -> dict[str, Any]:
-    """A configured backend as status tools report it (no secret is read)."""
+def describe(name: str, settings: BackendSettings) -> dict[str, Any]:
+    """A configured backend as status tools report it, at the origin `settings` give it (no secret is read)."""
     from mcp_platform.secrets import is_configured
 
     backend = BACKENDS[name]
     info: dict[str, Any] = {
         "api": backend.label,
-        "base_url": backend.base_url(),
+        "base_url": backend.base_url(configured_origin(backend, settings)),
         "base_url_env": backend.env,
         "rate_per_s": backend.rate_per_s,
         "cache_ttl_s": backend.cache_ttl_s,

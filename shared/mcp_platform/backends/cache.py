@@ -2,8 +2,8 @@
 
 Items: `{cache_key, backend, status, content_type, body (zlib), retrieved_at, expires_at}`; the
 table's TTL attribute is `expires_at` (epoch seconds). DynamoDB sweeps expired items lazily, so
-reads compare `expires_at` with now too. The table is named by `BACKEND_CACHE_TABLE`; without it
-only the memory layer caches. Store failures are logged and count as misses: a cache outage costs
+reads compare `expires_at` with now too. The table is the function's `BACKEND_CACHE_TABLE` setting;
+without it only the memory layer caches. Store failures are logged and count as misses: a cache outage costs
 time, never an answer.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import threading
 import time
 import zlib
@@ -27,7 +26,6 @@ from mcp_platform.observability import logger
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-TABLE_ENV = "BACKEND_CACHE_TABLE"
 _MAX_ITEM_BYTES = 380_000
 """DynamoDB items are at most 400 KB; larger (compressed) bodies are kept in memory only."""
 _MEMORY_ITEMS = 256
@@ -57,13 +55,13 @@ class ResponseCache:
 
     def __init__(
         self,
-        table_name: str | None = None,
+        table_name: str,
         *,
         dynamodb: Any = None,
         clock: Callable[[], float] = time.time,
         memory_items: int = _MEMORY_ITEMS,
     ) -> None:
-        self._table = table_name if table_name is not None else os.environ.get(TABLE_ENV, "")
+        self._table = table_name
         self._dynamodb = dynamodb
         self._clock = clock
         self._memory: OrderedDict[str, CachedAnswer] = OrderedDict()

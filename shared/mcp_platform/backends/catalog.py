@@ -1,6 +1,7 @@
 """The configured backend APIs: where each lives, how politely to call it, how long to keep answers.
 
-The origin of each API comes from an environment variable (default: the public service). The value
+The origin of each API is a setting of the function calling it (its variable, e.g. `PUBCHEM_BASE_URL`,
+is a field of that function's settings; empty: the public service). The value
 may carry a path prefix (a mirror at `http://host/pubchem`): request paths are appended to it
 verbatim, so they are always the API's own documented paths (`/rest/pug/...`, `/REST/...`).
 Backends are operator-trusted configuration, not caller input: they skip the SSRF guard of
@@ -24,7 +25,7 @@ class Backend:
     """One HTTP API the platform calls on its own behalf.
 
     Examples:
-        >>> BACKENDS["pubchem"].base_url()          # PUBCHEM_BASE_URL, or the default
+        >>> BACKENDS["pubchem"].base_url("")          # the function's PUBCHEM_BASE_URL, or the default
         'https://pubchem.ncbi.nlm.nih.gov'
     """
 
@@ -33,7 +34,7 @@ class Backend:
     label: str
     """What error messages and `source` call it (`PubChem`)."""
     env: str
-    """Environment variable holding the origin (optionally with a path prefix)."""
+    """The variable (a settings field in lower case) holding the origin, optionally with a path prefix."""
     default_url: str
     rate_per_s: float
     """Polite request rate of one container; bursts of `burst` requests may go at once."""
@@ -47,9 +48,14 @@ class Backend:
     key_param: str = ""
     """Query parameter the key travels in."""
 
-    def base_url(self) -> str:
-        """The configured origin without a trailing slash; refuses anything but http(s) with a host."""
-        value = (os.environ.get(self.env) or self.default_url).strip().rstrip("/")
+    def base_url(self, configured: str | None = None) -> str:
+        """The origin `configured` (empty: the default) without a trailing slash; refuses anything but http(s).
+
+        `configured` is the calling function's setting. None reads the variable `env` from the process
+        environment: the search and LLM providers of `mcp_platform.provider_http` still do.
+        """
+        value = ((os.environ.get(self.env) if configured is None else configured) or self.default_url).strip()
+        value = value.rstrip("/")
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
             raise ToolError(

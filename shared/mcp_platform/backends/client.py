@@ -26,6 +26,7 @@ from mcp_platform.backends.catalog import BACKENDS, Backend
 from mcp_platform.backends.limiter import PoliteLimiter
 from mcp_platform.observability import logger
 from mcp_platform.secrets import is_configured, secret_from_env
+from mcp_platform.settings import BackendSettings, SettingsError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Mapping
@@ -81,10 +82,10 @@ class BackendResponse:
 
 
 class BackendClient:
-    """Calls one configured backend. Build with `backend_client(name)` (one per container).
+    """Calls one configured backend. Build with `backend_client(name, settings)` (one per container).
 
     Examples:
-        >>> pubchem = backend_client("pubchem")
+        >>> pubchem = backend_client("pubchem", settings())
         >>> answer = pubchem.get("/rest/pug/compound/cid/2244/property/MolecularFormula/JSON",
         ...                      what="compound with CID 2244", deadline=ctx.deadline)
         >>> answer.data["PropertyTable"]["Properties"][0]["MolecularFormula"]
@@ -95,6 +96,7 @@ class BackendClient:
         self,
         backend: Backend,
         *,
+        origin: str | None = None,
         http: httpx.Client | None = None,
         cache: ResponseCache | None = None,
         limiter: PoliteLimiter | None = None,
@@ -102,8 +104,10 @@ class BackendClient:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.backend = backend
+        self.origin = origin
+        """The function's setting for `backend.env` (see `Backend.base_url`)."""
         self._http = http or shared_http()
-        self.cache = cache if cache is not None else shared_cache()
+        self.cache = cache if cache is not None else ResponseCache("")
         self.limiter = limiter or PoliteLimiter(backend.rate_per_s, burst=backend.burst, clock=clock, sleep=sleep)
         self._clock = clock
         self._sleep = sleep
@@ -156,7 +160,7 @@ class BackendClient:
     def public_url(self, path: str, params: Mapping[str, Any] | None = None) -> str:
         """The URL of `path` at the configured origin, as `source` shows it (no API key)."""
         query = urlencode({k: v for k, v in (params or {}).items() if v is not None})
-        return self.backend.base_url() + path + (f"?{query}" if query else "")
+        return self.backend.base_url(self.origin) + path + (f"?{query}" if query else "")
 
     def _send(
         self,
@@ -167,7 +171,7 @@ class BackendClient:
         ask: _Ask,
     ) -> BackendResponse:
         label, hint = self.backend.label, ask.hint
-        url = self.backend.base_url() + path
+        url = self.backend.base_url(self.origin) + path
         deadline = ask.deadline if ask.deadline is not None else self._clock() + DEFAULT_CALL_SECONDS
         wire_params = {**params, **self._key_param()}
         headers = {"User-Agent": PLATFORM_AGENT, "Accept": ask.media_type}
@@ -286,19 +290,32 @@ def shared_http() -> httpx.Client:
 
 
 @cache
-def shared_cache() -> ResponseCache:
-    """The container's response cache (table from `BACKEND_CACHE_TABLE`)."""
-    return ResponseCache()
+def shared_cache(table: str) -> ResponseCache:
+    """The container's response cache in `table` (the function's `BACKEND_CACHE_TABLE`; empty: memory only)."""
+    return ResponseCache(table)
+
+
+def configured_origin(backend: Backend, settings: BackendSettings) -> str:
+    """The function's setting for `backend`'s origin; a function whose settings lack it is a wiring mistake."""
+    field = backend.env.lower()
+    if field not in type(settings).model_fields:
+        raise SettingsError(f"{type(settings).__name__} has no {field}: declare {backend.env} for {backend.label}")
+    return str(getattr(settings, field))
+
+
+def backend_client(name: str, settings: BackendSettings) -> BackendClient:
+    """The container's client for the configured backend `name` (a key of `BACKENDS`), as `settings` set it."""
+    backend = BACKENDS[name]
+    return _client(backend, configured_origin(backend, settings), settings.backend_cache_table)
 
 
 @cache
-def backend_client(name: str) -> BackendClient:
-    """The container's client for the configured backend `name` (a key of `BACKENDS`)."""
-    return BackendClient(BACKENDS[name])
+def _client(backend: Backend, origin: str, table: str) -> BackendClient:
+    return BackendClient(backend, origin=origin, cache=shared_cache(table))
 
 
 def reset_clients() -> None:
     """Forget every per-container client, cache and limiter (tests change the environment)."""
-    backend_client.cache_clear()
+    _client.cache_clear()
     shared_cache.cache_clear()
     shared_http.cache_clear()

@@ -10,13 +10,13 @@ the reply is concluded (settled or refunded) by the router or the sweep.
 
 from __future__ import annotations
 
-import os
 import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from mcp_platform import aws
 from mcp_platform.observability import logger
+from mcp_platform.settings import FunctionSettings, SettingsError, TaskSettings
 from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
 from mcp_platform.tasks.model import TaskStatus
 
@@ -27,12 +27,17 @@ if TYPE_CHECKING:
     from mcp_platform.tasks.store import TaskStore
 
 
+def task_store(settings: FunctionSettings) -> TaskStore:
+    """The container's task store, in the function's TASKS_TABLE (payloads too large for an item in its bucket)."""
+    if not isinstance(settings, TaskSettings) or not settings.tasks_table:
+        raise SettingsError(f"{type(settings).__name__} sets no TASKS_TABLE: a function running tasks has TaskSettings")
+    return _store(settings.tasks_table, settings.staging_bucket)
+
+
 @cache
-def default_store() -> TaskStore:
-    """The task table named by `TASKS_TABLE`; large payloads in `STAGING_BUCKET` when set."""
-    bucket = os.environ.get("STAGING_BUCKET")
+def _store(table: str, bucket: str) -> TaskStore:
     blobs = S3Blobs(aws.client("s3"), bucket) if bucket else None
-    return DynamoTaskStore(aws.client("dynamodb"), os.environ["TASKS_TABLE"], blobs)
+    return DynamoTaskStore(aws.client("dynamodb"), table, blobs)
 
 
 PROBE_EVERY_S = 5.0

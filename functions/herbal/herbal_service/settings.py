@@ -1,0 +1,25 @@
+"""herbal's settings: its template.yaml environment (and Globals), parsed once per container."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import ClassVar
+
+from mcp_platform.settings import FunctionSettings
+
+
+class Settings(FunctionSettings):
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"herbal_db_path", "herbal_db_tmp_dir"})
+
+    herbal_db_bucket: str = ""
+    """S3 bucket of the database; empty: read `herbal_db_path` (or the default local build)."""
+    herbal_db_key: str = ""
+    herbal_db_path: str = ""
+    """A database file on disk (a layer, or `make herbal-db`'s output locally); wins over S3."""
+    herbal_db_tmp_dir: str = "/tmp"
+
+
+@cache
+def settings() -> Settings:
+    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
+    return Settings.from_env()

@@ -1,0 +1,27 @@
+"""promptguard's settings: its template.yaml environment (and Globals), parsed once per container."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import ClassVar
+
+from mcp_platform.settings import FunctionSettings
+
+
+class Settings(FunctionSettings):
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"promptguard_canary_secret"})
+
+    promptguard_canary_secret_parameter: str = ""
+    """Where the canary HMAC secret is (SSM or 'secretsmanager:<id>'); read through `mcp_platform.secrets`."""
+    promptguard_canary_secret: str = ""
+    """The secret itself: the local default only (a fresh one per run), never set in AWS."""
+    promptguard_guardrail_id: str = ""
+    """A Bedrock guardrail for the second opinion; empty: the offline layers only."""
+    promptguard_guardrail_version: str = ""
+    """Empty: DRAFT."""
+
+
+@cache
+def settings() -> Settings:
+    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
+    return Settings.from_env()
