@@ -134,6 +134,8 @@ class SearchProviderSettings(FunctionSettings):
 
     search_provider: str = "serper"
     search_api_key_parameter: str = ""
+    search_base_url: str = ""
+    """Empty: the provider's public origin (SearXNG, an operator's own instance, has none)."""
 
 
 class LlmSettings(FunctionSettings):

@@ -16,17 +16,8 @@ if TYPE_CHECKING:
     from mcp_platform.registry import Registry
 
 FUNCTIONS = template.functions()
-NOT_YET_IN_SETTINGS = frozenset(
-    {
-        *("LLM_PROVIDER", "LLM_MODEL", "LLM_BASE_URL", "LLM_API_KEY_PARAMETER"),
-        *("GEMINI_API_KEY_PARAMETER", "BEDROCK_MODEL_ID"),
-        *("SEARCH_PROVIDER", "SEARCH_BASE_URL", "SEARCH_API_KEY_PARAMETER"),
-        *("VISION_OCR_ENGINE", "VISION_LABELS_ENGINE"),
-    }
-)
-"""Still read from os.environ by `mcp_platform.llm`, `mcp_platform.search` and vision (the LLM work moves them)."""
-NOT_YET_MODELLED = frozenset({"vision"})
-"""Functions whose app passes no settings model yet (only the Globals are parsed): vision, with the LLM work."""
+NOT_YET_IN_SETTINGS: frozenset[str] = frozenset()
+NOT_YET_MODELLED: frozenset[str] = frozenset()
 
 
 def _settings_class(wiring: template.FunctionWiring) -> type[FunctionSettings]:

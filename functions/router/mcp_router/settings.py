@@ -7,10 +7,12 @@ from typing import Any, ClassVar
 from pydantic import field_validator
 
 from mcp_platform.auth.signup import SignupMode
-from mcp_platform.settings import FunctionSettings, csv_items
+from mcp_platform.settings import LlmSettings, SearchProviderSettings, csv_items
 
 
-class RouterSettings(FunctionSettings):
+class RouterSettings(SearchProviderSettings, LlmSettings):
+    """The router's own variables, plus the search and LLM providers' that `/health` reports on."""
+
     OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset(
         {
             "allowed_hosts",
