@@ -132,6 +132,8 @@ class WebSettings(FunctionSettings):
 class SearchProviderSettings(FunctionSettings):
     """Functions that call the search provider (`mcp_platform.search`)."""
 
+    OPTIONAL_ENV = frozenset({"search_base_url"})
+
     search_provider: str = "serper"
     search_api_key_parameter: str = ""
     search_base_url: str = ""
