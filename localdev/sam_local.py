@@ -7,7 +7,9 @@
 `make sam-local` has started the Docker engine, built the stand-in invoke image
 (INVOKE_IMAGE) and run `sam build`; this starts the store, seeds the dev account
 as `make dev` does (PORT, DEV_API_KEY, DEV_CREDITS), then both `sam local`
-servers, and stops everything on Ctrl-C or SIGTERM.
+servers, and stops everything on Ctrl-C or SIGTERM. Which functions exist, and
+the router's name for each, come from template.yaml (with PARAMETER_OVERRIDES
+deciding its Conditions), never from a second list.
 
 Containers reach the host through Docker's default bridge: the store and
 start-lambda listen on the bridge's address too (`host.docker.internal` in
