@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")  # before any Logger exists: no line per call
 
-from service_env import function_environment, use_service_environment
+from service_env import function_environment
 
 KEY = "mcp_" + "b" * 43
 BODY = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello_ping","arguments":{"name":"bench"}}}'
@@ -390,14 +390,15 @@ def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
 
     from moto.server import ThreadedMotoServer
 
+    from localdev import template
     from localdev.invoke_api import InvokeApi
     from localdev.store import create_tables
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     store = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port(), verbose=False)
     store.start()
-    use_service_environment("hello")  # the Invoke API loads hello's handler in this process
-    invoke_api = InvokeApi(prefix="bench-")
+    # hello's handler in this process, started with its own template block (the cold child calls hello_ping)
+    invoke_api = InvokeApi(prefix="bench-", functions={"hello": template.service_functions()["hello"]})
     invoke_api.start()
     try:
         host, port = store.get_host_and_port()

@@ -12,26 +12,28 @@ from __future__ import annotations
 import json
 import re
 import threading
-from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from localdev import template
+from localdev import environment, template
 from localdev.context import LambdaContext
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 _PATH = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations$")
 
 
-@cache
-def _handler(service: str) -> Any:
-    wiring = template.service_functions().get(service)
-    return wiring.load_handler() if wiring else None
-
-
 class InvokeApi:
-    """Serves on 127.0.0.1:`port` (a free one) from `start()` until `stop()`."""
+    """Serves on 127.0.0.1:`port` (a free one) from `start()` until `stop()`.
 
-    def __init__(self, prefix: str) -> None:
+    `functions` (service → wiring; default: every service function of the template) are
+    loaded first, each with only its own template block and Globals in the environment, as
+    in Lambda and the in-process invoker: a variable missing from a block fails here too.
+    """
+
+    def __init__(self, prefix: str, functions: Mapping[str, template.FunctionWiring] | None = None) -> None:
+        self._handlers = environment.load_handlers(template.service_functions() if functions is None else functions)
         api = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -60,7 +62,7 @@ class InvokeApi:
         payload = json.loads(request.rfile.read(int(request.headers.get("content-length", "0"))) or b"null")
         match = _PATH.match(request.path.split("?", 1)[0])
         name = match["name"] if match else ""
-        handler = _handler(name.removeprefix(self.prefix)) if name.startswith(self.prefix) else None
+        handler = self._handlers.get(name.removeprefix(self.prefix)) if name.startswith(self.prefix) else None
         headers = {"content-type": "application/json"}
         if handler is None:
             status, headers["x-amzn-errortype"] = 404, "ResourceNotFoundException"

@@ -24,12 +24,6 @@ if TYPE_CHECKING:
     from mcp_platform.tasks.store import TaskStore
 
 
-def _load(wiring: template.FunctionWiring) -> Any:
-    """Import the handler (its cold start: settings are parsed then) with only its own environment."""
-    with environment.isolated(wiring):
-        return wiring.load_handler()
-
-
 class InProcessInvoker:
     """Services in this process: `invoke` runs a handler inline, `start` runs a task on a worker thread.
 
@@ -44,7 +38,7 @@ class InProcessInvoker:
         task_timeout_s: float = 900.0,
         on_failure: Callable[[dict[str, Any], str], None] | None = None,
     ) -> None:
-        self._handlers = {service: _load(wiring) for service, wiring in template.service_functions().items()}
+        self._handlers = environment.load_handlers(template.service_functions())
         self._timeout = timeout_s
         self._task_timeout = task_timeout_s
         self.on_failure = on_failure

@@ -7,7 +7,9 @@
 `make sam-local` has started the Docker engine, built the stand-in invoke image
 (INVOKE_IMAGE) and run `sam build`; this starts the store, seeds the dev account
 as `make dev` does (PORT, DEV_API_KEY, DEV_CREDITS), then both `sam local`
-servers, and stops everything on Ctrl-C or SIGTERM.
+servers, and stops everything on Ctrl-C or SIGTERM. Which functions exist, and
+the router's name for each, come from template.yaml (with PARAMETER_OVERRIDES
+deciding its Conditions), never from a second list.
 
 Containers reach the host through Docker's default bridge: the store and
 start-lambda listen on the bridge's address too (`host.docker.internal` in
@@ -20,6 +22,7 @@ import contextlib
 import fcntl
 import json
 import os
+import shlex
 import signal
 import socket
 import struct
@@ -37,11 +40,12 @@ from localdev import template
 from localdev.server import LocalPlatform, LocalSettingError, integer_setting
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
 ENV_FILE = template.ROOT / "events" / "sam-local-env.json"
 BUILT_TEMPLATE = template.ROOT / ".aws-sam" / "build" / "template.yaml"
 READY_SECONDS = 120
+_FUNCTION = "AWS::Serverless::Function"
 _SIOCGIFADDR = 0x8915
 
 
@@ -51,21 +55,43 @@ class SamLocal:
     invoke_image: str
     lambda_port: int
     bridge_ip: str
+    parameter_overrides: str = ""
+    """SAM's `--parameter-overrides` (`Name=Value …`), from PARAMETER_OVERRIDES."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> SamLocal:
         image = env.get("INVOKE_IMAGE", "")
         if not image:
             raise LocalSettingError("INVOKE_IMAGE is not set: run `make sam-local`, which builds the image first")
-        return cls(
+        sam = cls(
             sam=env.get("SAM", "sam"),
             invoke_image=image,
             lambda_port=integer_setting(env, "LAMBDA_PORT", 3001),
             bridge_ip=env.get("DOCKER_BRIDGE_IP") or bridge_address(),
+            parameter_overrides=env.get("PARAMETER_OVERRIDES", ""),
         )
+        sam.parameters()  # a malformed value is refused before anything starts
+        return sam
+
+    def parameters(self) -> dict[str, str]:
+        """PARAMETER_OVERRIDES as a mapping (shell-style quoting, as SAM reads it)."""
+        out = {}
+        for pair in shlex.split(self.parameter_overrides):
+            name, sep, value = pair.partition("=")
+            if not sep or not name:
+                raise LocalSettingError(f"PARAMETER_OVERRIDES: {pair!r} is not Name=Value")
+            out[name] = value
+        return out
+
+    def functions(self) -> list[template.FunctionWiring]:
+        """The functions this stack has: one whose `Condition` does not hold is not created, as in AWS."""
+        parameters = self.parameters()
+        return [
+            f for f in template.functions() if f.condition is None or template.condition_holds(f.condition, parameters)
+        ]
 
     def common_args(self, env_file: Path) -> list[str]:
-        return [
+        args = [
             "--invoke-image",
             self.invoke_image,
             "--skip-pull-image",
@@ -78,32 +104,72 @@ class SamLocal:
             "--region",
             "us-east-1",
         ]
+        if self.parameter_overrides:
+            args += ["--parameter-overrides", self.parameter_overrides]
+        for function in self.functions():
+            if function.package_type == "Image":
+                # Its code is its own image; SAM would otherwise run the stand-in image (no code) for it too.
+                image = template.parameter_value(function.image_uri, self.parameters())
+                args += ["--invoke-image", f"{function.logical_id}={image}"]
+        return args
 
     def env_file(self, aws_port: int, directory: Path) -> tuple[Path, dict[str, dict[str, str]]]:
-        """events/sam-local-env.json with the store's and start-lambda's actual ports; the path and the values."""
+        """events/sam-local-env.json with the actual ports and the router's entry for each service function.
+
+        The entries come from the template (`service_function_names`), so a new service needs none here.
+        """
         text = ENV_FILE.read_text()
         text = text.replace("host.docker.internal:4566", f"host.docker.internal:{aws_port}")
         text = text.replace("host.docker.internal:3001", f"host.docker.internal:{self.lambda_port}")
+        overrides: dict[str, dict[str, str]] = json.loads(text)
+        functions = self.functions()
+        router = next(f.logical_id for f in functions if f.service == "router")
+        overrides[router].update(service_function_names(functions))
         path = directory / "sam-local-env.json"
-        path.write_text(text)
-        return path, json.loads(text)
+        path.write_text(json.dumps(overrides, indent=1))
+        return path, overrides
 
 
-def declare_overrides(built_template: Path, overrides: dict[str, dict[str, str]]) -> Path:
-    """The built template with every variable of `overrides` declared, as JSON next to it.
+def service_function_names(functions: Iterable[template.FunctionWiring]) -> dict[str, str]:
+    """The router's `SERVICE_FUNCTION_<SERVICE>` entries: each tool service's function by its logical id.
 
-    `sam local` sets only the variables a function's template declares (an
-    `--env-vars` entry for any other name is silently dropped), and the local
-    ones (AWS_ENDPOINT_URL_*, SERVICE_FUNCTION_*) must not be in the deployed
-    template. CodeUri paths stay relative to the build directory.
+    start-lambda knows a function by its logical id, not its deployed `FunctionName`.
+    """
+    return {
+        f"SERVICE_FUNCTION_{f.service.upper()}": f.logical_id
+        for f in functions
+        if f.service not in template.PLATFORM_FUNCTIONS
+    }
+
+
+def sam_local_template(built_template: Path, overrides: dict[str, dict[str, str]], functions: Iterable[str]) -> Path:
+    """The built template as `sam local` should run it, as JSON next to it.
+
+    Only `functions` (logical ids) are kept: `sam local` ignores a resource's
+    `Condition`, so a function AWS would not create is removed here. Every
+    local-only variable of `overrides` is declared: `sam local` sets only the
+    variables a function's template declares (an `--env-vars` entry for any
+    other name is silently dropped), and the local ones (AWS_ENDPOINT_URL_*,
+    SERVICE_FUNCTION_*) must not be in the deployed template. A template
+    variable (STAGING_BUCKET, …) is overridden only where the function declares
+    it, so a block missing one fails here as in AWS. CodeUri paths stay
+    relative to the build directory.
     """
     doc = yaml.load(built_template.read_text(), Loader=template.CfnLoader)
-    for logical_id, resource in doc["Resources"].items():
-        if resource.get("Type") != "AWS::Serverless::Function":
-            continue
-        names = {**overrides.get("Parameters", {}), **overrides.get(logical_id, {})}
-        variables = resource["Properties"].setdefault("Environment", {}).setdefault("Variables", {})
-        for name in names:
+    kept = set(functions)
+    doc["Resources"] = {
+        lid: res for lid, res in doc["Resources"].items() if res.get("Type") != _FUNCTION or lid in kept
+    }
+    blocks = {
+        lid: res["Properties"].setdefault("Environment", {}).setdefault("Variables", {})
+        for lid, res in doc["Resources"].items()
+        if res.get("Type") == _FUNCTION
+    }
+    declared = set(doc.get("Globals", {}).get("Function", {}).get("Environment", {}).get("Variables", {}))
+    declared.update(*blocks.values())
+    local_only = [name for name in overrides.get("Parameters", {}) if name not in declared]
+    for logical_id, variables in blocks.items():
+        for name in [*local_only, *overrides.get(logical_id, {})]:
             variables.setdefault(name, "")
     path = built_template.with_name("template.sam-local.json")
     path.write_text(json.dumps(doc, indent=1))
@@ -145,7 +211,8 @@ def serve(sam: SamLocal, platform: LocalPlatform, key: str, env: dict[str, str])
     signal.signal(signal.SIGINT, stop)
     with tempfile.TemporaryDirectory(prefix="sam-local-") as tmp:
         env_file, overrides = sam.env_file(platform.aws_port, Path(tmp))
-        args = [*sam.common_args(env_file), "--template", str(declare_overrides(BUILT_TEMPLATE, overrides))]
+        local = sam_local_template(BUILT_TEMPLATE, overrides, (f.logical_id for f in sam.functions()))
+        args = [*sam.common_args(env_file), "--template", str(local)]
         servers = [
             ("start-lambda", sam.bridge_ip, sam.lambda_port),  # reached by the router's container
             ("start-api", "127.0.0.1", platform.port),  # reached by clients on this machine

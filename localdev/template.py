@@ -12,9 +12,12 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "template.yaml"
@@ -49,6 +52,11 @@ class FunctionWiring:
     code_dir: Path
     handler: str
     environment: dict[str, Any]
+    package_type: str = "Zip"
+    image_uri: Any = None
+    """`ImageUri` as written (an Image function's code is its container image)."""
+    condition: str | None = None
+    """The resource's `Condition`: AWS creates the function only where it holds (`condition_holds`)."""
 
     @property
     def module(self) -> str:
@@ -91,6 +99,9 @@ def functions(path: Path = TEMPLATE) -> list[FunctionWiring]:
                 code_dir=code_dir.resolve(),
                 handler=handler,
                 environment=props.get("Environment", {}).get("Variables", {}),
+                package_type=props.get("PackageType", "Zip"),
+                image_uri=props.get("ImageUri"),
+                condition=resource.get("Condition"),
             )
         )
     return out
@@ -103,6 +114,41 @@ PLATFORM_FUNCTIONS = frozenset({"router", "reconcile", "tasks"})
 def service_functions(path: Path = TEMPLATE) -> dict[str, FunctionWiring]:
     """Service name → wiring, for every tool service (not the router, the reconciliation sweep or the task events)."""
     return {f.service: f for f in functions(path) if f.service not in PLATFORM_FUNCTIONS}
+
+
+def parameter_value(node: Any, overrides: Mapping[str, str] | None = None, path: Path = TEMPLATE) -> str:
+    """A literal, or `!Ref Parameter` as the stack would have it: the override if given, else the default."""
+    if not (isinstance(node, dict) and "Ref" in node):
+        return str(node)
+    name = node["Ref"]
+    if overrides and name in overrides:
+        return overrides[name]
+    parameters = load_template(path).get("Parameters", {})
+    if name not in parameters:
+        raise ValueError(f"!Ref {name}: only template parameters are resolved here")
+    return str(parameters[name].get("Default", ""))
+
+
+def condition_holds(name: str, overrides: Mapping[str, str] | None = None, path: Path = TEMPLATE) -> bool:
+    """Evaluate the template's condition `name` with the parameters' defaults (and `overrides`), as AWS would."""
+    conditions = load_template(path).get("Conditions", {})
+
+    def holds(node: Any) -> bool:
+        ((function, args),) = node.items()
+        match function:
+            case "Fn::Equals":
+                return parameter_value(args[0], overrides, path) == parameter_value(args[1], overrides, path)
+            case "Fn::Not":
+                return not holds(args[0])
+            case "Fn::And":
+                return all(holds(arg) for arg in args)
+            case "Fn::Or":
+                return any(holds(arg) for arg in args)
+            case "Condition" | "Fn::Condition":
+                return holds(conditions[args])
+        raise ValueError(f"condition {name}: {function} is not evaluated locally")
+
+    return holds(conditions[name])
 
 
 def tables(path: Path = TEMPLATE) -> dict[str, dict[str, Any]]:

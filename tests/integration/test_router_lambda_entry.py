@@ -19,6 +19,7 @@ import pytest
 from moto.server import ThreadedMotoServer
 from PIL import Image
 
+from localdev import environment, template
 from localdev.invoke_api import InvokeApi
 from localdev.store import create_tables
 from tests.support.local_store import fresh_account, local_admin
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
+ROUTER = next(f for f in template.functions() if f.service == "router")
 CHILD = """
 import json, sys
 import mcp_router.lambda_entry as entry
@@ -68,17 +70,15 @@ def _call(key: str, rpc_id: int, tool: str, arguments: dict[str, Any]) -> dict[s
 
 
 def _run_router(stack: dict[str, str], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    # The router's Lambda gets its own template block and Globals (tables named by logical id, as the store
+    # has them), not the other functions' variables tests/conftest.py put into this process.
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k not in environment.template_names()},
+        **environment.own(ROUTER, {}),
         "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
         "AWS_ENDPOINT_URL_DYNAMODB": stack["dynamodb"],
         "AWS_ENDPOINT_URL_LAMBDA": stack["lambda"],
         "SERVICE_FUNCTION_PREFIX": "svc-",
-        "ACCOUNTS_TABLE": "AccountsTable",
-        "API_KEYS_TABLE": "ApiKeysTable",
-        "LEDGER_TABLE": "LedgerTable",
-        "RATE_LIMIT_TABLE": "RateLimitTable",
-        "CALLS_TABLE": "CallsTable",
     }
     env.pop("AWS_ENDPOINT_URL", None)
     run = subprocess.run(
@@ -119,7 +119,7 @@ def test_free_billed_and_failed_calls_through_the_lambda_entry(stack: dict[str, 
 
 def test_a_service_that_is_not_deployed_is_an_error_result_and_no_charge(stack: dict[str, str]) -> None:
     account_id, key = fresh_account(stack["dynamodb"], frozenset({"img"}), 5)
-    api = InvokeApi(prefix="elsewhere-")  # no function answers to svc-img here
+    api = InvokeApi(prefix="svc-", functions={})  # no function deployed: nothing answers to svc-img
     api.start()
     try:
         stack = {**stack, "lambda": api.endpoint}
@@ -130,3 +130,38 @@ def test_a_service_that_is_not_deployed_is_an_error_result_and_no_charge(stack: 
     assert result["isError"] is True
     assert "could not be reached" in result["structuredContent"]["error"]
     assert local_admin(stack["dynamodb"]).show(account_id)["balance"] == 5
+
+
+PROBE = """
+import os
+SEEN = {name: os.environ.get(name) for name in ("STAGE", "STAGING_BUCKET", "PROBE_SETTING")}  # at cold start
+def handler(event, context):
+    return SEEN
+"""
+
+
+def test_each_function_starts_with_only_its_own_template_block(tmp_path: Path) -> None:
+    """A variable another function's block sets (STAGING_BUCKET, in this process for in-process tests) is
+    not there when a function's block lacks it; Globals and the function's own block are."""
+    (tmp_path / "probe_handler.py").write_text(PROBE)
+    probe = template.FunctionWiring(
+        logical_id="ProbeFunction",
+        service="probe",
+        code_dir=tmp_path,
+        handler="probe_handler.handler",
+        environment={"PROBE_SETTING": "from-the-block"},
+    )
+    assert os.environ.get("STAGING_BUCKET")  # the process has it: the Invoke API must not pass it on
+    api = InvokeApi(prefix="svc-", functions={"probe": probe})
+    api.start()
+    try:
+        client = boto3.client("lambda", endpoint_url=api.endpoint, region_name="us-east-1")
+        reply = client.invoke(FunctionName="svc-probe", Payload=b"{}")
+    finally:
+        api.stop()
+    assert "FunctionError" not in reply
+    assert json.loads(reply["Payload"].read()) == {
+        "STAGE": "dev",
+        "STAGING_BUCKET": None,
+        "PROBE_SETTING": "from-the-block",
+    }
