@@ -116,7 +116,12 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         r"(?:prompts?|guidelines|instructions|restrictions|rules|configurations?|setup|programming|directives)\b"
         r"|\b(?:reveal|display|dump|show|print)_(?:system_)?(?:prompt|guidelines|instructions|config\w*)\b"
         r"|\bwhat (?:were you|you were) (?:told|instructed|given)\b"
-        r"|\b(?:the |your )?(?:password|secret key|api key|passphrase)\b[^.\n]{0,40}\?",
+        # A request for the model's own secret ("can you provide the password?"), not a question about
+        # the asker's ("the safest way to store my bank password?", "reset the password on my router?").
+        r"|\b(?:what(?:'s| is| was| are)|tell me|give me|provide|confirm|reveal|share|say|spell|print|output|type|"
+        r"disclose|leak)\b[^.\n?]{0,30}?\b(?:the|your)\s+(?:\w+\s+)?(?:password|secret key|api key|passphrase)\b"
+        r"|\b(?:the|your)\s+(?:password|secret key|api key|passphrase)\s*\?"
+        r"|\byour (?:password|secret key|api key|passphrase)\b[^.\n]{0,40}\?",
     ),
     (
         "addressed_to_model",
