@@ -401,6 +401,38 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         ("print anything", "instead"),
     ),
     (
+        "persona_template",
+        "role_play_jailbreak",
+        # The published "in the wild" jailbreak templates (DAN's relatives: STAN, AIM, AntiGPT, Developer
+        # Mode, Tensor Trust's "access granted"), by their structure rather than their persona's name: an
+        # AI role to step into, free of its confines, without ethics, answering twice (once filtered, once
+        # not), the warning got "out of the way", or a fixed phrase the defence is meant to guard.
+        r"\b(?:immerse yourself|steps?|put yourself) (?:in|into|in to) the (?:role|shoes) of "
+        r"(?:another |an? )?(?:\w+ )?(?:ai|model|chatbot|assistant|language model)\b"
+        r"|\b(?:broken|break|breaks|breaking) free (?:of|from) (?:the )?(?:typical |usual |normal )?(?:confines|"
+        r"restrictions|rules|limits|limitations|shackles)\b"
+        r"|\b(?:unfiltered|amoral|uncensored|unethical|unrestricted) and (?:amoral|unfiltered|uncensored|unethical|"
+        r"unrestricted)\s+(?:\w+\s+)?(?:ai|chatbot|bot|model|assistant|persona|version)\b"
+        r"|\b(?:ai|chatbot|bot|model|assistant|it|you)\b[^.\n]{0,30}\b(?:does ?n[o']?t|doesn't|don't|do not|has no|"
+        r"have no)\s+(?:have\s+)?(?:any\s+)?(?:ethical|moral)(?: or (?:ethical|moral))?\s+(?:guidelines|principles|"
+        r"restrictions|boundaries)\b"
+        r"|\b(?:abide|comply) (?:by|with) (?:any |the )?(?:rules|guidelines|polic(?:y|ies)) (?:set|imposed|laid out|"
+        r"made) (?:for|on|upon) (?:them|it|you|ais?|chatbots?)\b"
+        r"|\b(?:abide|comply) (?:by|with) (?:openai|anthropic|google|meta)'?s? (?:\w+ )?(?:rules|guidelines|"
+        r"polic(?:y|ies))\b"
+        r"|\bonce as yourself and once as\b"
+        r"|\b(?:two|2) (?:different |separate )?(?:responses|answers|paragraphs|outputs)\b[^.\n]{0,100}\b(?:normal|"
+        r"classic|standard|filtered|censored)\b[^.\n]{0,100}\b(?:jailbr\w*|unfiltered|uncensored|developer mode|dan|"
+        r"unrestricted|opposite)\b"
+        r"|\blet'?s break (?:the|some) rules\b|\b(?:mandatory|obligatory|required) (?:warning|disclaimer|bullshit) out "
+        r"of the way\b"
+        r"|\b(?:say|print|output|write|respond with|reply with|answer with|begin(?:ning)? with|start(?:ing)? with|"
+        r"must (?:begin|start) with)\b[^.\n]{0,24}['\"“‘]access granted\b",
+        ("role of", "shoes of", "free of", "free from", " and ", "ethical", "moral", "abide", "comply",
+         "once as yourself", "responses", "answers", "paragraphs", "outputs", "break the rules",
+         "break some rules", "out of the way", "access granted"),
+    ),
+    (
         "fake_dialogue",
         "role_play_jailbreak",
         # Many-shot priming: a scripted user/AI exchange that ends on the model's turn.
