@@ -433,6 +433,28 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
          "break some rules", "out of the way", "access granted"),
     ),
     (
+        "agent_hijack",
+        "tool_hijack",
+        # What agent benchmarks plant in tool results (AgentDojo's "important instructions", notes left for
+        # the AI that reads a page): the user's task put off until the attacker's is done, a message
+        # "from the user to you", tags that fence it off, a note addressed to AI readers.
+        r"\bbefore (?:you )?(?:can )?(?:solve|complete|continue|finish|answer|perform|carry out|do|doing|completing|"
+        r"answering|solving) (?:the|your|my) (?:original|initial|actual|real|user'?s?) (?:task|request|instructions?|"
+        r"question)\b"
+        r"|\bafter (?:you do|you've done|you have done|doing|completing) (?:that|this)\b[^.\n]{0,20}\byou can "
+        r"(?:solve|complete|continue|do|finish|answer|return to)\b"
+        r"|\bthe task (?:that )?(?:i|the user|your user) gave you\b"
+        r"|\b(?:an? )?important (?:message|instruction|note) from (?:me|the user|your user|the developers?|the system)"
+        r"\b[^.\n]{0,60}\bto you\b"
+        r"|</?(?:information|important|important_instructions)>"
+        r"|\b(?:note|message|attention|hint|todo|reminder|important|p\.?s\.?)\s*(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
+        r"(?:ai|assistant|llm|language model|agent|chatbot|gpt(?:-\w+)?|claude|gemini|copilot)s?"
+        r"(?:\s+(?:systems?|assistants?|models?|agents?))?(?:\s+(?:reading|processing|summari[sz]ing|parsing|viewing|"
+        r"that reads?)\s+(?:this|the)\s+\w+)?\s*[:,!-]",
+        ("before you", "after you", "after doing", "after completing", "gave you", "important", "<information",
+         "</information", "note", "message", "attention", "hint", "todo", "reminder", "p.s", "ps "),
+    ),
+    (
         "fake_dialogue",
         "role_play_jailbreak",
         # Many-shot priming: a scripted user/AI exchange that ends on the model's turn.
