@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import collections
 import difflib
+import hashlib
 import json
 import math
 import pickle
@@ -78,14 +79,14 @@ def _grams(text: str) -> set[str]:
     return {text[i : i + 12] for i in range(0, max(0, len(text) - 12), 7)}
 
 
-def attack_spans(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
-    """For each injected document, the span of its inserted attack, widened to whole lines."""
+def twins(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """For each injected document, its clean twin (the same document without the attack)."""
     clean = [r for r in rows if r["context"] in DOCUMENT_CONTEXTS and r["label"] == "benign"]
     index: dict[str, list[int]] = collections.defaultdict(list)
     for j, row in enumerate(clean):
         for gram in _grams(row["text"]):
             index[gram].append(j)
-    spans: dict[str, tuple[int, int]] = {}
+    found: dict[str, dict[str, Any]] = {}
     for row in rows:
         if row["context"] not in DOCUMENT_CONTEXTS or row["label"] != "injection":
             continue
@@ -93,10 +94,18 @@ def attack_spans(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
         votes: collections.Counter[int] = collections.Counter()
         for i in range(0, max(0, len(text) - 12), 3):
             votes.update(index.get(text[i : i + 12], ()))
-        if not votes:
-            continue
-        twin = clean[votes.most_common(1)[0][0]]["text"]
-        matcher = difflib.SequenceMatcher(None, twin, text, autojunk=False)
+        if votes:
+            found[row["id"]] = clean[votes.most_common(1)[0][0]]
+    return found
+
+
+def attack_spans(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
+    """For each injected document, the span of its inserted attack, widened to whole lines."""
+    by_id = {r["id"]: r for r in rows}
+    spans: dict[str, tuple[int, int]] = {}
+    for row_id, twin in twins(rows).items():
+        text = by_id[row_id]["text"]
+        matcher = difflib.SequenceMatcher(None, twin["text"], text, autojunk=False)
         inserted = [(j1, j2) for op, _i1, _i2, j1, j2 in matcher.get_opcodes() if op != "equal" and j2 - j1 > 5]
         if not inserted:
             continue
@@ -105,7 +114,7 @@ def attack_spans(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
             start -= 1
         while end < len(text) and text[end] != "\n" and end < start + 900:
             end += 1
-        spans[row["id"]] = (start, end)
+        spans[row_id] = (start, end)
     return spans
 
 
@@ -161,7 +170,7 @@ def build_units(rows: list[dict[str, Any]], spans: dict[str, tuple[int, int]]) -
     return units
 
 
-def fit(units: Units, keep: np.ndarray, *, iterations: int = 60, l2: float = 2e-5, seed: int = 0) -> Model:
+def fit(units: Units, keep: np.ndarray, *, iterations: int, l2: float) -> Model:
     """Weighted logistic regression on the units whose row is in `keep`, full-batch Adam."""
     rows = np.array(units.row)
     chosen = np.flatnonzero(keep[rows])
@@ -266,16 +275,40 @@ def report(rows: list[dict[str, Any]], scores: np.ndarray, thresholds: dict[str,
     return out
 
 
+def folds(rows: list[dict[str, Any]], scheme: str) -> dict[str, np.ndarray]:
+    """The held-out rows of each fold, by name.
+
+    `source`: leave one source family out (what a source never seen in training will meet).
+    `random`: five folds drawn by row id, every source in every fold (what a new row of a known
+    source will meet); a document and its injected twin stay in one fold, so the twin's clean text
+    never teaches the model that document.
+    """
+    if scheme == "source":
+        row_families = [families(r["source"]) for r in rows]
+        return {
+            family: np.array([family in fs for fs in row_families])
+            for family in sorted({f for fs in row_families for f in fs})
+        }
+    twin_of = twins(rows)
+    group = [twin_of[r["id"]]["id"] if r["id"] in twin_of else r["id"] for r in rows]
+    fold = np.array([int(hashlib.sha256(g.encode()).hexdigest(), 16) % 5 for g in group])
+    return {f"fold{k}": fold == k for k in range(5)}
+
+
 def cross_validate(
-    rows: list[dict[str, Any]], units: Units, iterations: int, oof_out: Path | None, started: float
+    rows: list[dict[str, Any]],
+    units: Units,
+    iterations: int,
+    l2: float,
+    oof_out: Path | None,
+    started: float,
+    scheme: str,
 ) -> dict[str, Any]:
-    """Leave-one-source-family-out: held-out logits of every row, then `calibrate` on them."""
-    row_families = [families(r["source"]) for r in rows]
+    """Held-out logits of every row over `folds(rows, scheme)`, then `calibrate` on them."""
     oof = np.zeros(len(rows))
     strong = np.zeros(len(rows), dtype=bool)
-    for family in sorted({f for fs in row_families for f in fs}):
-        held = np.array([family in fs for fs in row_families])
-        model = fit(units, ~held, iterations=iterations)
+    for family, held in folds(rows, scheme).items():
+        model = fit(units, ~held, iterations=iterations, l2=l2)
         held_rows = [rows[i] for i in np.flatnonzero(held)]
         # A row of two families is scored in each of their folds; it keeps its worst-case (lower
         # for injections, higher for benign) held-out score.
@@ -322,11 +355,20 @@ def calibrate(rows: list[dict[str, Any]], oof: np.ndarray, strong: np.ndarray) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--iterations", type=int, default=60)
+    # Fewer steps and a firmer ridge than fit in-source best: 200 steps at 5e-6 raised random-fold
+    # user_prompt recall 0.87 -> 0.90 but cut rag_chunk recall on unseen attack sources 0.89 -> 0.84.
+    parser.add_argument("--iterations", type=int, default=60, help="full-batch Adam steps")
+    parser.add_argument("--l2", type=float, default=2e-5, help="ridge penalty on the weights")
     parser.add_argument("--cache", type=Path, help="keep the windows here between runs (while tuning)")
     parser.add_argument("--oof-out", type=Path, help="write the held-out logits here (for analysis)")
     parser.add_argument("--oof-in", type=Path, help="only recalibrate the shipped model from logits saved by --oof-out")
-    parser.add_argument("--no-cv", action="store_true", help="skip leave-one-source-out (reuse calibration.json)")
+    parser.add_argument("--no-cv", action="store_true", help="skip cross-validation (reuse calibration.json)")
+    parser.add_argument(
+        "--cv",
+        choices=("source", "random"),
+        default="source",
+        help="folds: leave one source family out (calibrates and ships), or 5 random folds (prints figures only)",
+    )
     args = parser.parse_args()
     started = time.time()
     rows = [json.loads(line) for line in args.data.open(encoding="utf-8")]
@@ -350,8 +392,11 @@ def main() -> None:
         print(json.dumps({k: calibration[k] for k in ("thresholds", "platt", "held_out")}, indent=1))
         return
     else:
-        calibration = cross_validate(rows, units, args.iterations, args.oof_out, started)
-    model = fit(units, np.ones(len(rows), dtype=bool), iterations=args.iterations)
+        calibration = cross_validate(rows, units, args.iterations, args.l2, args.oof_out, started, args.cv)
+        if args.cv == "random":  # a measurement only: the shipped thresholds come from unseen sources
+            print(json.dumps({k: calibration[k] for k in ("thresholds", "held_out", "held_out_by_family")}, indent=1))
+            return
+    model = fit(units, np.ones(len(rows), dtype=bool), iterations=args.iterations, l2=args.l2)
     version = f"pg-lr-{time.strftime('%Y%m%d')}-{DIM.bit_length() - 1}b"
     model = Model(model.weights, model.dense, model.bias, version)
     model.save(WEIGHTS_PATH)

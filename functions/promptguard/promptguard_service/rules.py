@@ -68,7 +68,9 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         r"dimentica\w*|игнорир\w*|забудь\w*|не обращай)\s+(?:\S+\s+){0,5}?"
         r"(?:anweisung\w*|instru\w*|regeln|vorgaben|befehl\w*|indicaciones|règles|consignes|regras|regole|"
         r"инструкц\w*|указани\w*|правил\w*)"
-        r"|(?:忽略|无视|忽视|忘记|忘掉|不要理会|無視|忘れ)[^。\n]{0,12}(?:指令|指示|说明|提示|规则|設定|命令|要求|ルール)",
+        r"|(?:忽略|无视|忽视|忘记|忘掉|不要理会|無視|忘れ)[^。\n]{0,12}(?:指令|指示|说明|提示|规则|設定|命令|要求|ルール)"
+        # Japanese puts the verb last: 以前の指示をすべて無視して.
+        r"|(?:指令|指示|命令|ルール|規則)(?:を|は)[^。\n]{0,8}(?:無視|忘れ)",
     ),
     (
         "new_instructions",
@@ -116,7 +118,12 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         r"(?:prompts?|guidelines|instructions|restrictions|rules|configurations?|setup|programming|directives)\b"
         r"|\b(?:reveal|display|dump|show|print)_(?:system_)?(?:prompt|guidelines|instructions|config\w*)\b"
         r"|\bwhat (?:were you|you were) (?:told|instructed|given)\b"
-        r"|\b(?:the |your )?(?:password|secret key|api key|passphrase)\b[^.\n]{0,40}\?",
+        # A request for the model's own secret ("can you provide the password?"), not a question about
+        # the asker's ("the safest way to store my bank password?", "reset the password on my router?").
+        r"|\b(?:what(?:'s| is| was| are)|tell me|give me|provide|confirm|reveal|share|say|spell|print|output|type|"
+        r"disclose|leak)\b[^.\n?]{0,30}?\b(?:the|your)\s+(?:\w+\s+)?(?:password|secret key|api key|passphrase)\b"
+        r"|\b(?:the|your)\s+(?:password|secret key|api key|passphrase)\s*\?"
+        r"|\byour (?:password|secret key|api key|passphrase)\b[^.\n]{0,40}\?",
     ),
     (
         "addressed_to_model",
@@ -290,12 +297,14 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"initiali[sz]ation|setup|configuration|config|prompts?|guidelines|training|foundational text)\b"
         r"|\b(?:instructions|guidelines|prompt|rules) (?:were |was )?given to you\b"
         r"|\beverything (?:i|you) (?:was|were) (?:told|instructed|given)\b"
+        r"|\bwhat (?:was|is|were) (?:written|said|stated|typed) (?:at|in) the (?:very )?(?:beginning|start|top) of "
+        r"(?:this|the|our) (?:conversation|chat|prompt|context|session)\b"
         r"|\b(?:hidden|secret|prohibited|confidential|restricted)\s+(?:operational\s+)?(?:configuration|guidelines|"
         r"instructions|directives|parameters|system prompt)\b"
         r"|\b(?:reveal|bypass|ignore|disable|display|dump|show)_(?:\w+_)?(?:prompt|safety|training|filters?|"
         r"instructions|rules|guidelines|parameters|config\w*)\b",
         ("initiali", "parameters", "system", "hidden", "instruction", "config", "internal", "told", "instructed",
-         "secret", "prohibited", "confidential", "restricted", "_",
+         "secret", "prohibited", "confidential", "restricted", "_", "beginning of", "start of", "top of",
          "setup", "protocol", "constraint", "directive", "prompt", "guideline", "training", "foundational", "given"),
     ),
     (
@@ -394,6 +403,69 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # The task's output suppressed and another printed instead.
         r"\b(?:do not|don't)\s+print anything\b|\binstead,?\s+(?:\W\s*)?print\b",
         ("print anything", "instead"),
+    ),
+    (
+        "persona_template",
+        "role_play_jailbreak",
+        # The published "in the wild" jailbreak templates (DAN's relatives: STAN, AIM, AntiGPT, Developer
+        # Mode, Tensor Trust's "access granted"), by their structure rather than their persona's name: an
+        # AI role to step into, free of its confines, without ethics, answering twice (once filtered, once
+        # not), the warning got "out of the way", or a fixed phrase the defence is meant to guard.
+        r"\b(?:immerse yourself|steps?|put yourself) (?:in|into|in to) the (?:role|shoes) of "
+        r"(?:another |an? )?(?:\w+ )?(?:ai|model|chatbot|assistant|language model)\b"
+        r"|\b(?:broken|break|breaks|breaking) free (?:of|from) (?:the )?(?:typical |usual |normal )?(?:confines|"
+        r"restrictions|rules|limits|limitations|shackles)\b"
+        r"|\b(?:unfiltered|amoral|uncensored|unethical|unrestricted) and (?:amoral|unfiltered|uncensored|unethical|"
+        r"unrestricted)\s+(?:\w+\s+)?(?:ai|chatbot|bot|model|assistant|persona|version)\b"
+        r"|\b(?:ai|chatbot|bot|model|assistant|it|you)\b[^.\n]{0,30}\b(?:does ?n[o']?t|doesn't|don't|do not|has no|"
+        r"have no)\s+(?:have\s+)?(?:any\s+)?(?:ethical|moral)(?: or (?:ethical|moral))?\s+(?:guidelines|principles|"
+        r"restrictions|boundaries)\b"
+        r"|\b(?:abide|comply) (?:by|with) (?:any |the )?(?:rules|guidelines|polic(?:y|ies)) (?:set|imposed|laid out|"
+        r"made) (?:for|on|upon) (?:them|it|you|ais?|chatbots?)\b"
+        r"|\b(?:abide|comply) (?:by|with) (?:openai|anthropic|google|meta)'?s? (?:\w+ )?(?:rules|guidelines|"
+        r"polic(?:y|ies))\b"
+        r"|\bonce as yourself and once as\b"
+        r"|\b(?:pretend|act|roleplay|role-play) (?:to be |you are |you're |as )?my (?:late|deceased|dead) "
+        r"(?:grand(?:mother|ma|father|pa)|granny|mother|father|mom|dad)\b"
+        r"|\b(?:two|2) (?:different |separate )?(?:responses|answers|paragraphs|outputs)\b[^.\n]{0,100}\b(?:normal|"
+        r"classic|standard|filtered|censored)\b[^.\n]{0,100}\b(?:jailbr\w*|unfiltered|uncensored|developer mode|dan|"
+        r"unrestricted|opposite)\b"
+        r"|\blet'?s break (?:the|some) rules\b|\b(?:mandatory|obligatory|required) (?:warning|disclaimer|bullshit) out "
+        r"of the way\b"
+        r"|\b(?:say|print|output|write|respond with|reply with|answer with|begin(?:ning)? with|start(?:ing)? with|"
+        r"must (?:begin|start) with)\b[^.\n]{0,24}['\"“‘]access granted\b",
+        ("role of", "shoes of", "free of", "free from", " and ", "ethical", "moral", "abide", "comply",
+         "once as yourself", "responses", "answers", "paragraphs", "outputs", "break the rules",
+         "break some rules", "out of the way", "access granted", "my late", "my deceased", "my dead"),
+    ),
+    (
+        "agent_hijack",
+        "tool_hijack",
+        # What agent benchmarks plant in tool results (AgentDojo's "important instructions", notes left for
+        # the AI that reads a page): the user's task put off until the attacker's is done, a message
+        # "from the user to you", tags that fence it off, a note addressed to AI readers.
+        r"\bbefore (?:you )?(?:can )?(?:solve|complete|continue|finish|answer|perform|carry out|do|doing|completing|"
+        r"answering|solving) (?:the|your|my) (?:original|initial|actual|real|user'?s?) (?:task|request|instructions?|"
+        r"question)\b"
+        r"|\bafter (?:you do|you've done|you have done|doing|completing) (?:that|this)\b[^.\n]{0,20}\byou can "
+        r"(?:solve|complete|continue|do|finish|answer|return to)\b"
+        r"|\bthe task (?:that )?(?:i|the user|your user) gave you\b"
+        r"|\b(?:an? )?important (?:message|instruction|note) from (?:me|the user|your user|the developers?|the system)"
+        r"\b[^.\n]{0,60}\bto you\b"
+        r"|</?(?:information|important|important_instructions)>"
+        r"|\b(?:when|while|if|after|before|as) (?:you(?:'re| are)? )?(?:summari[sz]\w*|read\w*|process\w*|pars\w*|"
+        r"analy[sz]\w*|review\w*|translat\w*)\s+(?:this|the) (?:page|document|email|e-mail|article|text|content|"
+        r"site|website|message|file|review|listing)s?\b[^.\n]{0,40}\b(?:tell|inform|say|remind|convince|recommend|"
+        r"instruct|advise|warn|mention|respond|reply|output|include|add|state|claim|write)\b"
+        r"|\b(?:ignore|disregard|forget|override) (?:the |your )?(?:user|user's|users'|human's) (?:request|query|"
+        r"question|instructions?|task|prompt|message)s?\b"
+        r"|\b(?:note|message|attention|hint|todo|reminder|important|p\.?s\.?)\s*(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
+        r"(?:ai|assistant|llm|language model|agent|chatbot|gpt(?:-\w+)?|claude|gemini|copilot)s?"
+        r"(?:\s+(?:systems?|assistants?|models?|agents?))?(?:\s+(?:reading|processing|summari[sz]ing|parsing|viewing|"
+        r"that reads?)\s+(?:this|the)\s+\w+)?\s*[:,!-]",
+        ("before you", "after you", "after doing", "after completing", "gave you", "important", "<information",
+         "when", "while", "if ", "after", "before", "as ", "user",
+         "</information", "note", "message", "attention", "hint", "todo", "reminder", "p.s", "ps "),
     ),
     (
         "fake_dialogue",
