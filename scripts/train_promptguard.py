@@ -6,11 +6,13 @@
    the inserted attack. Windows over the attack are the positives of the document contexts, every
    window of a clean document a negative: the model learns what an embedded instruction looks like,
    not which documents carry one.
-2. Leave-one-source-out: each source family (a document collection or an attack collection; a row
-   `A + B` belongs to both) is held out in turn, the model fitted on the rest and the held-out rows
-   scored exactly as the engine scores them (`engine.scan`: every decoded view, the document
-   line-anomaly term, strong rules). The pooled out-of-fold scores give the per-context calibration,
-   the flag/block thresholds and the figures in `calibration.json`.
+2. Two cross-validations: leave-one-source-out (each source family - a document collection or an
+   attack collection; a row `A + B` belongs to both - held out in turn: what a source never seen
+   meets) and five random folds (a document and its twin kept together: what a new row of a known
+   source meets). Held-out rows are scored exactly as the engine scores them (`engine.scan`: every
+   decoded view, the document line-anomaly term, strong rules). Both sets of held-out scores, pooled,
+   give the per-context calibration and the flag/block thresholds; `calibration.json` records the
+   figures of each.
 3. The model is refitted on everything and written to `promptguard_service/model.npz`.
 
 Logistic regression is fitted with full-batch Adam in numpy; no other dependency. While tuning,
@@ -295,25 +297,21 @@ def folds(rows: list[dict[str, Any]], scheme: str) -> dict[str, np.ndarray]:
     return {f"fold{k}": fold == k for k in range(5)}
 
 
-def cross_validate(
-    rows: list[dict[str, Any]],
-    units: Units,
-    iterations: int,
-    l2: float,
-    oof_out: Path | None,
-    started: float,
-    scheme: str,
-) -> dict[str, Any]:
-    """Held-out logits of every row over `folds(rows, scheme)`, then `calibrate` on them."""
+SCHEMES = ("source", "random")
+"""What each held-out figure is: `source` for sources never seen in training, `random` for new rows of known ones."""
+
+
+def held_out_logits(
+    rows: list[dict[str, Any]], units: Units, iterations: int, l2: float, started: float, scheme: str
+) -> np.ndarray:
+    """Every row's logit from a model fitted without its fold (`folds(rows, scheme)`)."""
     oof = np.zeros(len(rows))
-    strong = np.zeros(len(rows), dtype=bool)
-    for family, held in folds(rows, scheme).items():
+    for name, held in folds(rows, scheme).items():
         model = fit(units, ~held, iterations=iterations, l2=l2)
         held_rows = [rows[i] for i in np.flatnonzero(held)]
         # A row of two families is scored in each of their folds; it keeps its worst-case (lower
         # for injections, higher for benign) held-out score.
-        logits, held_strong = text_logits(model, held_rows)
-        strong[held] = held_strong
+        logits, _ = text_logits(model, held_rows)
         for i, logit in zip(np.flatnonzero(held), logits, strict=True):
             if oof[i] == 0:
                 oof[i] = logit
@@ -322,33 +320,41 @@ def cross_validate(
         labels = np.array([r["label"] == "injection" for r in held_rows])
         means = [f"{logits[labels == flag].mean():.2f}" if (labels == flag).any() else "-" for flag in (True, False)]
         print(
-            f"  held out {family}: {len(held_rows)} rows, mean logit injection {means[0]} benign {means[1]}"
+            f"  {scheme} fold {name}: {len(held_rows)} rows, mean logit injection {means[0]} benign {means[1]}"
             f" ({time.time() - started:.0f} s)"
         )
-    if oof_out:
-        oof_out.write_text(json.dumps({"logit": oof.tolist(), "strong": strong.tolist()}))
-    return calibrate(rows, oof, strong)
+    return oof
 
 
-def calibrate(rows: list[dict[str, Any]], oof: np.ndarray, strong: np.ndarray) -> dict[str, Any]:
-    """Platt scaling and thresholds from held-out logits, and the held-out figures they give."""
-    row_families = [families(r["source"]) for r in rows]
-    calibration = calib.fit_calibration(rows, oof)
-    probabilities = np.array(
-        [
-            final_score(calib.probability(calibration, r["context"], s), bool(f))
-            for r, s, f in zip(rows, oof, strong, strict=True)
-        ]
-    )
-    calibration["held_out"] = report(rows, probabilities, calibration["thresholds"])
-    calibration["held_out_by_family"] = {
-        family: report(
-            [rows[i] for i in range(len(rows)) if family in row_families[i]],
-            probabilities[[family in fs for fs in row_families]],
-            calibration["thresholds"],
+def calibrate(rows: list[dict[str, Any]], oofs: dict[str, np.ndarray], strong: np.ndarray) -> dict[str, Any]:
+    """Platt scaling and thresholds fitted on the pooled held-out logits of every scheme, and the figures.
+
+    The hidden half mixes rows of known sources with sources never seen: thresholds fitted on unseen
+    sources alone block too little of what the model knows, on known ones alone too much of what it
+    does not. Pooling both (leave-one-source-out 0.7816 -> 0.7825, random folds 0.864 -> 0.878 balanced
+    accuracy, over-defence >= 0.92 on each) serves the mix.
+    """
+    pooled_rows = [row for _ in oofs for row in rows]
+    calibration = calib.fit_calibration(pooled_rows, np.concatenate(list(oofs.values())))
+    for scheme, oof in oofs.items():
+        probabilities = np.array(
+            [
+                final_score(calib.probability(calibration, r["context"], s), bool(f))
+                for r, s, f in zip(rows, oof, strong, strict=True)
+            ]
         )
-        for family in sorted({f for fs in row_families for f in fs})
-    }
+        key = "held_out" if scheme == "source" else "held_out_known_sources"
+        calibration[key] = report(rows, probabilities, calibration["thresholds"])
+        if scheme == "source":
+            row_families = [families(r["source"]) for r in rows]
+            calibration["held_out_by_family"] = {
+                family: report(
+                    [rows[i] for i in range(len(rows)) if family in row_families[i]],
+                    probabilities[[family in fs for fs in row_families]],
+                    calibration["thresholds"],
+                )
+                for family in sorted({f for fs in row_families for f in fs})
+            }
     return calibration
 
 
@@ -360,14 +366,15 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=60, help="full-batch Adam steps")
     parser.add_argument("--l2", type=float, default=2e-5, help="ridge penalty on the weights")
     parser.add_argument("--cache", type=Path, help="keep the windows here between runs (while tuning)")
-    parser.add_argument("--oof-out", type=Path, help="write the held-out logits here (for analysis)")
-    parser.add_argument("--oof-in", type=Path, help="only recalibrate the shipped model from logits saved by --oof-out")
+    parser.add_argument("--oof-out", type=Path, help="write the held-out logits of each scheme here")
+    parser.add_argument("--oof-in", type=Path, help="only recalibrate the shipped model from an --oof-out file")
     parser.add_argument("--no-cv", action="store_true", help="skip cross-validation (reuse calibration.json)")
     parser.add_argument(
         "--cv",
-        choices=("source", "random"),
-        default="source",
-        help="folds: leave one source family out (calibrates and ships), or 5 random folds (prints figures only)",
+        choices=(*SCHEMES, "both"),
+        default="both",
+        help="folds: leave one source family out, 5 random folds, or both (the default: thresholds from both);"
+        " without `source` the figures are printed and nothing is written",
     )
     args = parser.parse_args()
     started = time.time()
@@ -382,19 +389,27 @@ def main() -> None:
     print(f"{len(rows)} rows, {len(spans)} attack spans, {len(units.label)} windows ({time.time() - started:.0f} s)")
     if args.no_cv:
         calibration = calib.load_calibration()
-    elif args.oof_in:  # recalibrate the shipped model from its saved held-out logits; no refit
-        saved = json.loads(args.oof_in.read_text())
-        # Strong rules only floor the score, and `rules.EXTRA_STRONG` are no model features: the saved
-        # logits stay valid when those change, so the flags are recomputed with the current rules.
-        calibration = calibrate(rows, np.array(saved["logit"]), strong_flags(rows))
-        calibration["version"] = calib.load_calibration()["version"]
-        calib.save_calibration(calibration)
-        print(json.dumps({k: calibration[k] for k in ("thresholds", "platt", "held_out")}, indent=1))
-        return
     else:
-        calibration = cross_validate(rows, units, args.iterations, args.l2, args.oof_out, started, args.cv)
-        if args.cv == "random":  # a measurement only: the shipped thresholds come from unseen sources
-            print(json.dumps({k: calibration[k] for k in ("thresholds", "held_out", "held_out_by_family")}, indent=1))
+        if args.oof_in:  # recalibrate the shipped model from saved held-out logits; no refit
+            oofs = {scheme: np.array(logits) for scheme, logits in json.loads(args.oof_in.read_text()).items()}
+        else:
+            schemes = SCHEMES if args.cv == "both" else (args.cv,)
+            oofs = {
+                scheme: held_out_logits(rows, units, args.iterations, args.l2, started, scheme) for scheme in schemes
+            }
+            if args.oof_out:
+                args.oof_out.write_text(json.dumps({scheme: oof.tolist() for scheme, oof in oofs.items()}))
+        # Strong rules only floor the score, and `rules.EXTRA_STRONG` are no model features: saved
+        # logits stay valid when those change, so the flags always come from the current rules.
+        calibration = calibrate(rows, oofs, strong_flags(rows))
+        figures = ("thresholds", "platt", "held_out", "held_out_known_sources")
+        if "source" not in oofs:  # a measurement only: shipped thresholds must have seen unseen sources
+            print(json.dumps({k: calibration[k] for k in figures if k in calibration}, indent=1))
+            return
+        if args.oof_in:
+            calibration["version"] = calib.load_calibration()["version"]
+            calib.save_calibration(calibration)
+            print(json.dumps({k: calibration[k] for k in figures if k in calibration}, indent=1))
             return
     model = fit(units, np.ones(len(rows), dtype=bool), iterations=args.iterations, l2=args.l2)
     version = f"pg-lr-{time.strftime('%Y%m%d')}-{DIM.bit_length() - 1}b"
