@@ -427,6 +427,15 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\bonce as yourself and once as\b"
         r"|\b(?:pretend|act|roleplay|role-play) (?:to be |you are |you're |as )?my (?:late|deceased|dead) "
         r"(?:grand(?:mother|ma|father|pa)|granny|mother|father|mom|dad)\b"
+        # Refusal suppression (the words a refusal is made of, forbidden), the "hypothetical response"
+        # template, and a simulated AI defined by saying the opposite or having no rules.
+        r"|\b(?:never|do not|don't|must not)\s+(?:ever\s+)?(?:say|use|write|include|output)\s+(?:the\s+|any\s+)?"
+        r"(?:words?|phrases?)\b[^.\n]{0,20}['\"‘“](?:i'?m sorry|sorry|cannot|can't|unable|unfortunately|as an ai)"
+        r"|\bhypothetical response\b[^\n]{0,200}\b(?:from the perspective of|in the voice of|as that character)\b"
+        r"|\b(?:simulate|emulate|impersonate|pretend to be|act as|roleplay as)\s+(?:an?\s+)?(?:\w+\s+){0,2}?"
+        r"(?:ai|chatbot|bot|model|assistant)\s+(?:called|named)\s+\w+,?\s+(?:who|which|that)\s+(?:(?:always|only)\s+"
+        r"(?:says|answers|responds|does)\s+the\s+(?:exact\s+)?opposite|has no (?:rules|restrictions|filters|limits|"
+        r"ethics|morals))\b"
         r"|\b(?:two|2) (?:different |separate )?(?:responses|answers|paragraphs|outputs)\b[^.\n]{0,100}\b(?:normal|"
         r"classic|standard|filtered|censored)\b[^.\n]{0,100}\b(?:jailbr\w*|unfiltered|uncensored|developer mode|dan|"
         r"unrestricted|opposite)\b"
@@ -436,7 +445,8 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"must (?:begin|start) with)\b[^.\n]{0,24}['\"“‘]access granted\b",
         ("role of", "shoes of", "free of", "free from", " and ", "ethical", "moral", "abide", "comply",
          "once as yourself", "responses", "answers", "paragraphs", "outputs", "break the rules",
-         "break some rules", "out of the way", "access granted", "my late", "my deceased", "my dead"),
+         "break some rules", "out of the way", "access granted", "my late", "my deceased", "my dead", "word",
+         "phrase", "hypothetical response", "called", "named"),
     ),
     (
         "agent_hijack",
