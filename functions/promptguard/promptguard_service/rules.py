@@ -141,6 +141,18 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         r"(?:summari[sz]e|read|process|answer|reply|respond|translate|see)\b",
     ),
     (
+        "self_reference",
+        "prompt_leak",
+        "weak",
+        # Talk about the model's own rules, filters or configuration ("your content policies", "its
+        # initialization"): rare in ordinary requests, the subject of most prompt-extraction and
+        # restriction-lifting attempts. Weak: benign prompts ask the model to respect "your guidelines" too.
+        r"\b(?:your|ur|its|the (?:ai|assistant|model|bot)'?s?) (?:\w+ )?(?:guidelines|rules|restrictions|"
+        r"polic(?:y|ies)|configurations?|initiali[sz]ation|directives|filter\w*|training|programming|limits|"
+        r"limitations|constraints|instructions|system prompt|prompt|parameters|safeguards|guardrails|censorship|"
+        r"boundaries)\b",
+    ),
+    (
         "exfiltration_link",
         "exfiltration",
         "strong",
@@ -199,6 +211,7 @@ _GATES: dict[str, tuple[str, ...]] = {
     "addressed_to_model": ("your", "the reply", "the response", "the answer", "the output", "the summary",
                            "respond", "reply", "answer", "dear", "hey", "attention", "note to", "message to",
                            "instruction", "as a", "as an", "if you are", "when", "if", "after", "before"),
+    "self_reference": ("your", "ur ", "its ", "the ai", "the assistant", "the model", "the bot"),
     "exfiltration_link": ("http", "send", "forward", "email", "e-mail", "post", "upload", "transmit", "exfiltrat",
                           "leak", "copy"),
     "tool_hijack": ("tool", "function", "plugin", "api", "action", "command", "browser", "interpreter", "shell",
@@ -425,8 +438,18 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\b(?:abide|comply) (?:by|with) (?:openai|anthropic|google|meta)'?s? (?:\w+ )?(?:rules|guidelines|"
         r"polic(?:y|ies))\b"
         r"|\bonce as yourself and once as\b"
+        r"|\b(?:respond|answer|reply|act|continue)\s+(?:only\s+)?as\s+dan\b"
         r"|\b(?:pretend|act|roleplay|role-play) (?:to be |you are |you're |as )?my (?:late|deceased|dead) "
         r"(?:grand(?:mother|ma|father|pa)|granny|mother|father|mom|dad)\b"
+        # Refusal suppression (the words a refusal is made of, forbidden), the "hypothetical response"
+        # template, and a simulated AI defined by saying the opposite or having no rules.
+        r"|\b(?:never|do not|don't|must not)\s+(?:ever\s+)?(?:say|use|write|include|output)\s+(?:the\s+|any\s+)?"
+        r"(?:words?|phrases?)\b[^.\n]{0,20}['\"‘“](?:i'?m sorry|sorry|cannot|can't|unable|unfortunately|as an ai)"
+        r"|\bhypothetical response\b[^\n]{0,200}\b(?:from the perspective of|in the voice of|as that character)\b"
+        r"|\b(?:simulate|emulate|impersonate|pretend to be|act as|roleplay as)\s+(?:an?\s+)?(?:\w+\s+){0,2}?"
+        r"(?:ai|chatbot|bot|model|assistant)\s+(?:called|named)\s+\w+,?\s+(?:who|which|that)\s+(?:(?:always|only)\s+"
+        r"(?:says|answers|responds|does)\s+the\s+(?:exact\s+)?opposite|has no (?:rules|restrictions|filters|limits|"
+        r"ethics|morals))\b"
         r"|\b(?:two|2) (?:different |separate )?(?:responses|answers|paragraphs|outputs)\b[^.\n]{0,100}\b(?:normal|"
         r"classic|standard|filtered|censored)\b[^.\n]{0,100}\b(?:jailbr\w*|unfiltered|uncensored|developer mode|dan|"
         r"unrestricted|opposite)\b"
@@ -436,7 +459,8 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"must (?:begin|start) with)\b[^.\n]{0,24}['\"“‘]access granted\b",
         ("role of", "shoes of", "free of", "free from", " and ", "ethical", "moral", "abide", "comply",
          "once as yourself", "responses", "answers", "paragraphs", "outputs", "break the rules",
-         "break some rules", "out of the way", "access granted", "my late", "my deceased", "my dead"),
+         "break some rules", "out of the way", "access granted", "my late", "my deceased", "my dead", "word", "as dan",
+         "phrase", "hypothetical response", "called", "named"),
     ),
     (
         "agent_hijack",
