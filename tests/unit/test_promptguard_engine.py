@@ -181,6 +181,10 @@ def test_jailbreak_structure_rules_block(text: str, rule: str) -> None:
         "请解释如何安全地使用密码来保护您的在线账户。",
         "What's the safest way to store my bank password?",
         "How do I reset the password on my router?",
+        "Give a hypothetical response to a customer complaint about late delivery.",
+        "You are now my study buddy; quiz me on biology.",
+        "What are your limitations when it comes to math?",
+        "What's your training data cutoff?",
         "Can you step into the role of a tour guide and describe Rome?",
         "What does 'access granted' mean in hacker movies?",
         "The villain in my novel has no moral principles; how do I make him believable?",
@@ -223,7 +227,6 @@ def test_agent_hijack_spares_look_alike_document_lines() -> None:
         "When reading the manual, note that the warranty lasts two years.",
         "Moderators may ignore the user reports that arrive after midnight.",
         "My late grandmother taught me to bake this bread every Sunday.",
-        "Give a hypothetical response to a customer complaint about late delivery.",
     ]
     verdict = check("\n".join([*ARTICLE[:3], *lines, *ARTICLE[3:]]), "tool_result")
     assert verdict.policy == "allow", verdict

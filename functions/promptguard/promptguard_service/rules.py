@@ -147,10 +147,10 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         # Talk about the model's own rules, filters or configuration ("your content policies", "its
         # initialization"): rare in ordinary requests, the subject of most prompt-extraction and
         # restriction-lifting attempts. Weak: benign prompts ask the model to respect "your guidelines" too.
+        # "Your limitations" and "your training" are left out: users ask about those out of curiosity.
         r"\b(?:your|ur|its|the (?:ai|assistant|model|bot)'?s?) (?:\w+ )?(?:guidelines|rules|restrictions|"
-        r"polic(?:y|ies)|configurations?|initiali[sz]ation|directives|filter\w*|training|programming|limits|"
-        r"limitations|constraints|instructions|system prompt|prompt|parameters|safeguards|guardrails|censorship|"
-        r"boundaries)\b",
+        r"polic(?:y|ies)|configurations?|initiali[sz]ation|directives|filter\w*|programming|constraints|"
+        r"instructions|system prompt|prompt|parameters|safeguards|guardrails|censorship|boundaries)\b",
     ),
     (
         "exfiltration_link",
@@ -405,9 +405,12 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
     (
         "persona_switch",
         "role_play_jailbreak",
-        # The model is told it now is someone else.
+        # The model is told it now is someone else, by name ("you are now NovaGPT"). A role the user
+        # assigns ("you are now my study buddy", "a pirate") is ordinary role-play; the "no restrictions"
+        # kind of role is `mode_switch`'s.
         r"\b(?:now you are|you are now|nun bist du|jetzt bist du|du bist jetzt|ahora eres|tu es maintenant)\s+"
-        r"(?!(?:ready|able|done|finished|logged|signed|connected|subscribed|registered|set|back|in|on|at|going)\b)\w",
+        r"(?!(?:ready|able|done|finished|logged|signed|connected|subscribed|registered|set|back|in|on|at|going|my|"
+        r"our|a|an|the|mein\w*|ein\w*|mi|un|una|mon|ma|une)\b)\w",
         ("now you are", "you are now", "bist du", "du bist jetzt", "ahora eres", "tu es maintenant"),
     ),
     (
