@@ -95,8 +95,18 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         "mode_switch",
         "role_play_jailbreak",
         "strong",
-        r"\b(?:developer|dev|debug|god|admin|maintenance|sudo|jailbreak|unrestricted|unfiltered|dan)\s+mode\b"
-        r"|\bdo anything now\b|\bjailbr(?:ea|o)k(?:en|ed)?\b"
+        # Modes only a model is switched into; a developer or admin mode only when the model is put in it
+        # ("enable developer mode on Android" and "how do I jailbreak my iPhone?" are ordinary questions).
+        r"\b(?:jailbreak|jailbroken|unrestricted|unfiltered|uncensored|dan)\s+mode\b"
+        r"|\b(?:you are|you're|you will be|you'll be|you are now|now|stay|remain|operate|respond|answer|act|"
+        r"simulate|enter|entering|enable|enabling|activate|activating|switch(?:ing)? (?:in)?to|put (?:yourself|you) "
+        r"in(?:to)?)\s+(?:in\s+)?(?:the\s+)?(?:developer|dev|debug|god|admin|maintenance|sudo)\s+mode\b"
+        r"(?!\s+(?:on|in|of|for)\s+(?:my|your|the|an?|this)?\s*(?:android|iphone|ios|phone|device|chrome|browser|"
+        r"windows|mac|pixel|samsung|xbox|playstation|game|app|tv|router|computer|laptop)\b)"
+        r"|\b(?:developer|dev|debug|god|admin|maintenance|sudo) mode (?:enabled|activated|output|response)\b"
+        r"|\bdo anything now\b"
+        r"|\b(?:you are|you're|be|become|act as|as|stay|remain)\s+(?:an?\s+|now\s+)?(?:jailbroken|jailbreak)\b"
+        r"|\bjailbr(?:oken|eak) (?:ai|assistant|model|chatbot|version|gpt|persona|prompt)\b|\bjailbreak yourself\b"
         r"|\b(?:you are|you're|act as|pretend (?:to be|you are)|roleplay as|role-play as|become)\s+(?:now\s+)?"
         r"(?:an?\s+)?(?:\w+\s+){0,2}?(?:unrestricted|unfiltered|uncensored|amoral|evil|unethical|unbound|"
         r"free from|without (?:any )?(?:restrictions|limits|rules|filters))"
