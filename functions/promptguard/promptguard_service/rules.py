@@ -245,8 +245,18 @@ _SECRET = (
 )
 _YOUR = (
     r"\byour|\bihr\b|\bdein|\bvotre|\bton\b|\bta\b|\btu\b|\btua\b|\bsu\b|\bsua\b|\bseu\b|\bваш|\bтво|너의|당신의|"
-    r"你的|您的|あなたの|của bạn|\bbạn\b|आपका|आपके|تك\b|\bsenin|\bje\b|\btwoj"
+    r"你的|您的|あなたの|của bạn|\bbạn\b|आपका|आपके|تك\b|\bsenin|\bje (?=wachtwoord)|\btwoj"
 )
+"""The model's own secret: "your" before it. Dutch "je" only right before it, since French "je" is "I"."""
+_OWN_OR_HOW = (
+    r"\bmy\b|\bmein|\bmon\b|\bma\b|\bmes\b|\bmi\b|\bmis\b|\bmeu\b|\bminha\b|\bmio\b|\bmia\b|\bмо[йяеи]|"
+    r"\bmijn\b|\bmoj|\bbenim|\bsaya\b|\bcủa tôi|मेरा|मेरे|我的|我忘|내 |제 |私の|"
+    r"\bhow\b|\bwie\b|\bcomment\b|\bc[oó]mo\b|\bкак\b|\bhoe\b|\bjak\b|\bnas[ıi]l|\bbagaimana|làm sao|làm thế nào|"
+    r"어떻게|कैसे|كيف|怎么|怎樣|怎样|如何|どうやって|"
+    r"\breset|zurücksetz|\bchange|ändern|\bforgot|vergessen|olvid|oubli|esquec|\bstrong|\bsafe|sicher|"
+    r"重置|忘记|忘了|修改"
+)
+"""In the sentence of a password question: the asker's own password, or how to handle one. Not a leak."""
 _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
     (
         "payload_marker",
@@ -359,19 +369,25 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         "instruction_override",
         # Overrides in the inflections and languages `override_instructions_i18n` lacks.
         r"(?:vergess\w*|ignorieren sie|bỏ qua|hãy quên|تجاهل|انس|ignoruj|zignoruj|negeer|vergeet|görmezden gel|"
-        r"unut)\s+(?:\S+\s+){0,5}?(?:anweisung\w*|hướng dẫn|chỉ dẫn|التعليمات|تعليمات|instrukcj\w*|instructies|"
-        r"talimat\w*|kurallar\w*)"
+        r"unut|esqueç\w*|dimentic\w*|ignora\w*|abaikan|lupakan|abaikanlah)\s+(?:\S+\s+){0,5}?"
+        r"(?:anweisung\w*|hướng dẫn|chỉ dẫn|التعليمات|تعليمات|instrukcj\w*|instructies|talimat\w*|kurallar\w*|"
+        r"istruzion\w*|instru[çc][õo]es|instruksi|perintah|petunjuk)"
+        # Turkish puts the verb last: "the instructions ... forget" (talimatlar\w* ... unut).
+        r"|\b(?:talimat|kural|yönerge)\w*\s+(?:\S+\s+){0,2}?(?:unut|görmezden gel|yok say)"
         r"|(?:이전|앞의|위의|모든)[^.\n]{0,12}(?:지시|명령|지침)[^.\n]{0,8}(?:무시|잊)"
         r"|(?:पिछले|पूर्व|सभी)[^।\n]{0,20}(?:निर्देश)[^।\n]{0,20}(?:अनदेखा|भूल|नज़रअंदाज़)",
         ("vergess", "ignorieren", "bỏ qua", "quên", "تجاهل", "انس", "ignoruj", "negeer", "vergeet", "görmezden",
-         "unut", "무시", "잊", "अनदेखा", "भूल", "नज़रअंदाज़"),
+         "unut", "무시", "잊", "अनदेखा", "भूल", "नज़रअंदाज़", "esqueç", "dimentic", "ignora", "abaikan", "lupakan",
+         "yok say"),
     ),
     (
         "secret_request",
         "prompt_leak",
         # A request for the model's password or secret, in the languages `prompt_leak` lacks.
-        # Asked for: a question mark after it, or "your" / "you ... me" before it.
-        rf"(?:{_YOUR})[^.。,，\n]{{0,20}}(?:{_SECRET})|(?:{_SECRET})[^.。\n]{{0,60}}[?？]",
+        # Asked for: "your" before it, or a question about it that is not about the asker's own password
+        # or how to handle one ("wie setze ich mein Passwort zurück?").
+        rf"(?:{_YOUR})[^.。,，\n]{{0,20}}(?:{_SECRET})"
+        rf"|(?:^|(?<=[.。!?？।\n]))(?![^.。?？।\n]*(?:{_OWN_OR_HOW}))[^.。?？।\n]*?(?:{_SECRET})[^.。?？।\n]{{0,60}}[?？]",
         ("passwort", "kennwort", "contraseña", "senha", "palavra-passe", "mot de passe", "пароль", "비밀", "mật khẩu",
          "पासवर्ड", "密码", "密碼", "パスワード", "şifre", "كلمة", "wachtwoord", "hasło", "código secreto", "기밀",
          "secret code", "geheimcode", "code secret"),
