@@ -184,7 +184,17 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         r"(?:all|every|the user'?s?|their)\s+(?:\w+\s+){0,2}?(?:files|emails|funds|money|repositories|data|"
         r"accounts?|contacts|documents|messages)\b"
         r"|\b(?:import|include|add|insert|incorporate|integrate|embed|paste)\s+(?:\w+\s+){0,4}?"
-        r"(?:code|snippet|script|function|line)\b[^.\n]{0,60}(?:\bcode\b|:)",
+        r"(?:code|snippet|script|function|line)\b[^.\n]{0,60}(?:\bcode\b|:)"
+        # An errand run on the reader's accounts, money, files or devices, asked in the account owner's
+        # voice: what agent benchmarks (InjecAgent) plant in reviews, notes and e-mails an agent reads.
+        r"|\b(?:please|kindly|can you|could you|you (?:must|should|need to)|make sure to|be sure to|go ahead and|"
+        r"immediately)\s+(?:\w+\s+){0,2}?(?:grant|give|transfer|wire|send|forward|move|sell|buy|purchase|unlock|"
+        r"delete|remove|share|change|reset|deposit|withdraw|initiate|retrieve|download|disable|approve|invite)\b"
+        r"[^.\n]{0,80}?(?:\bmy\s+(?:[\w-]+\s+){0,2}?(?:accounts?|passwords?|access|funds|money|files?|folders?|data|"
+        r"e-?mails?|inbox|contacts?|door|lock|holdings|bitcoin|shares|stocks?|credentials|address(?:es)?|records?|"
+        r"repositor(?:y|ies)|calendar|photos|documents|devices?|codes?|wallet|statements?|system)\b"
+        r"|\b(?:permanent|full|admin|unrestricted|root)\s+access\b|\$\s?\d|\b\d[\d,.]*\s?(?:usd|eur|dollars|btc|"
+        r"bitcoin|units)\b|\baccount (?:number|id)\b)",
     ),
     (
         "remote_code",
@@ -226,7 +236,8 @@ _GATES: dict[str, tuple[str, ...]] = {
                           "leak", "copy"),
     "tool_hijack": ("tool", "function", "plugin", "api", "action", "command", "browser", "interpreter", "shell",
                     "delete", "remove", "wipe", "transfer", "wire", "approve", "purchase", "buy", "unsubscribe",
-                    "forward", "code", "snippet", "script", "line"),
+                    "forward", "code", "snippet", "script", "line", "please", "kindly", "can you", "could you",
+                    "you must", "you should", "you need", "make sure", "be sure", "go ahead", "immediately"),
     "remote_code": ("requests.", "urllib", "socket", "sendall", "subprocess", "os.system", "eval(", "exec(", "curl",
                     "wget", "base64", "/etc/passwd", ".ssh/", "keylogger", "pynput", "smtplib", "ftplib", "paramiko",
                     "reverse shell", "nc "),

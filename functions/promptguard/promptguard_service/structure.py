@@ -37,13 +37,14 @@ RULE_CUE_WEIGHT = 1.5
 """A rule hit on the line counts like the rare cues."""
 
 _IMPERATIVE = re.compile(
-    r"[\s>*#\-•\d.)(\"'`]*(?:please\s+)?(?:add|include|insert|integrate|incorporate|append|prepend|write|"
+    r"[\s>*#\-•\d.)(\"'`]*(?:(?:please|kindly)\s+)?(?:add|include|insert|integrate|incorporate|append|prepend|write|"
     r"rewrite|translate|explain|tell|provide|respond|reply|answer|say|print|output|ignore|forget|disregard|"
     r"use|modify|change|replace|summari[sz]e|list|generate|create|describe|give|show|send|visit|click|"
     r"render|format|convert|encode|spell|reverse|substitute|anagram|end|begin|start|mention|recommend|"
     r"promote|advertise|make|do not|don't|never|always|remember|pretend|act|imagine|emphasi[sz]e|"
     r"highlight|express|compose|craft|present|answer|share|reveal|delete|remove|call|run|execute|"
-    r"avoid|refrain|stop|keep|ensure|be sure|suggest|inform|ask|urge|direct|encourage)\b"
+    r"avoid|refrain|stop|keep|ensure|be sure|suggest|inform|ask|urge|direct|encourage|grant|transfer|wire|"
+    r"unlock|withdraw|deposit|initiate|retrieve|forward|disable|sell|approve|invite)\b"
 )
 _QUESTION = re.compile(r"[?？؟]\s*['\"”’)]*\s*$")
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b")
