@@ -27,6 +27,11 @@ EXTRA_NAMES: tuple[str, ...] = (
     "doc_context",
 )
 DENSE_NAMES: tuple[str, ...] = RULE_NAMES + EXTRA_NAMES
+DOCUMENT_ONLY_RULES = frozenset({"addressed_to_model"})
+"""Rule flags the model reads in documents only. Words addressed to the assistant ("reply only in
+Spanish", "hey assistant", "in your answer") are what a user prompt is made of, and planted in a
+page or an e-mail are what an injection is made of: as a user-prompt feature the flag had blocked
+"From now on, please answer in British English spelling." (0.98)."""
 
 ANOMALY_FLAGS = EXTRA_NAMES[:5]
 """The per-line flags counted by `line_anomaly` (all but the constant `doc_context`)."""
@@ -118,6 +123,8 @@ def dense_matrix(
     ends = np.array([w[1] for w in wins])
     for hit in hits:
         if hit.rule.name not in rule_index:  # rules.EXTRA_STRONG: score floor only, not a model feature
+            continue
+        if not document and hit.rule.name in DOCUMENT_ONLY_RULES:
             continue
         inside = (starts <= hit.start) & (hit.start < ends)
         matrix[inside, rule_index[hit.rule.name]] = 1.0
