@@ -24,7 +24,7 @@ from mcp_platform.contracts.promptguard import (
     CanaryVerifyOutput,
 )
 from mcp_platform.secrets import MissingSettingError, is_configured, secret_from_env
-from promptguard_service.normalize import decoded_segments
+from promptguard_service.normalize import SUBSTITUTIONS, decoded_segments
 from promptguard_service.settings import settings
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def find(token: str, text: str) -> list[CanaryFinding]:
         for match in re.finditer(needle, squeezed):
             add(offsets[match.start()], offsets[match.end() - 1] + 1, encoding)
     for encoding, start, end, decoded in decoded_segments(text):
-        if encoding != "rot13" and core in re.sub(r"[^a-z0-9]", "", decoded.lower()):
+        if encoding not in SUBSTITUTIONS and core in re.sub(r"[^a-z0-9]", "", decoded.lower()):
             add(start, end, encoding)
     return sorted(findings, key=lambda f: f.start)
 

@@ -12,23 +12,29 @@ is a span of the caller's text. Steps, each undoing one evasion:
 - spacing: runs of single characters split by one separator (`i g n o r e`, `\\在\\存`) joined;
 - whitespace runs collapsed to one space (newlines kept: lines matter to the window scoring).
 
-`decoded_views(text)` finds base64, hex, URL-encoded and rot13 segments and returns their decoded
-text as further views; each decoded character maps to the whole encoded segment it came from.
+`decoded_views(text)` finds encoded segments and returns their decoded text as further views; each
+decoded character maps to the whole encoded segment it came from. Encodings: base64, hex, URL
+encoding; letter substitutions (rot13, Atbash, text written backwards), kept only where the result
+reads as more English than the original; ASCII hidden in invisible Unicode tag characters; and
+words chopped into short pieces (`ig no re pre vio us`), joined and split again into words.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import codecs
 import re
 import string
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _INVISIBLE = frozenset(
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d"
@@ -163,11 +169,28 @@ def normalize(text: str) -> View:
 
 # ---------------------------------------------------------------- decoded views
 
+_TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
+# Four or more pieces of one to four letters: words chopped to dodge word matching.
+_CHOPPED = re.compile(r"(?<![\w'])(?:[A-Za-z]{1,4} ){3,}[A-Za-z]{1,4}(?![\w'])")
+_SHORT_WORDS = frozenset(
+    "a an the and or but if of to in on at by for with from up out as is are was were be am do does did have has "
+    "had it its he she we you i me my our your his her him they them this that what who how why when not no yes "
+    "so can will may all any one two new get set go see use way day just like more most some than then also into "
+    "over only very well good make each much many such here now off too own same few let via per etc de la le el "
+    "en y o e un une des les los las du da di il et es".split()
+)
+"""Common short words (a few Romance ones included): runs made mostly of these are prose, not chopped words."""
+_LOWER, _UPPER = string.ascii_lowercase.encode(), string.ascii_uppercase.encode()
+_ROT13 = bytes.maketrans(_LOWER + _UPPER, _LOWER[13:] + _LOWER[:13] + _UPPER[13:] + _UPPER[:13])
+_ATBASH = bytes.maketrans(_LOWER + _UPPER, _LOWER[::-1] + _UPPER[::-1])
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]?){8,}(?![0-9A-Fa-f])")
 _URLENC = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,40}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,12}){3,}")
 _LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z ,.'!?:;-]{30,}")
-_COMMON = re.compile(r"\b(?:the|and|you|your|to|of|is|are|all|with|for|this|that|ignore|instructions?|prompt|system)\b")
+_COMMON = re.compile(
+    rb"\b(?:the|and|you|your|to|of|is|are|all|with|for|this|that|ignore|instructions?|prompt|system)\b"
+)
+"""Common English words, counted in ASCII bytes: the substitutions below are byte translations (fast)."""
 _MAX_VIEWS = 16
 
 
@@ -204,32 +227,68 @@ def _decode_url(segment: str) -> str | None:
     return decoded if decoded != segment else None
 
 
-def _decode_rot13(segment: str) -> str | None:
-    decoded = codecs.decode(segment, "rot13")
-    before = len(_COMMON.findall(segment.lower()))
-    after = len(_COMMON.findall(decoded.lower()))
-    return decoded if after >= 3 and after > 2 * before else None
+def _decode_tags(segment: str) -> str:
+    return "".join(chr(ord(ch) - 0xE0000) for ch in segment)
 
 
-_DECODERS = (
+def _decode_chopped(segment: str) -> str | None:
+    """The pieces joined and split into the likeliest English words, if that makes far fewer, longer words.
+
+    `wordninja` splits by English word frequencies; it loads its word list (0.15 s) on the first text
+    that has such a run.
+    """
+    pieces = segment.lower().split()
+    if sum(piece in _SHORT_WORDS for piece in pieces) >= 0.5 * len(pieces):
+        return None  # ordinary prose ("it is in a box"): most runs of short words are words
+    import wordninja
+
+    words = wordninja.split("".join(pieces))
+    if len(words) <= 0.5 * len(pieces) and max(map(len, words)) >= 5:
+        return " ".join(words)
+    return None
+
+
+SUBSTITUTIONS: dict[str, Callable[[bytes], bytes]] = {
+    "rot13": lambda text: text.translate(_ROT13),
+    "atbash": lambda text: text.translate(_ATBASH),
+    "reversed": lambda text: text[::-1],
+}
+"""Letter substitutions undone, on ASCII; a text gets such a view only where it then reads as more English."""
+
+
+def _common_words(text: bytes) -> int:
+    return len(_COMMON.findall(text.lower()))
+
+
+def _substituted(undo: Callable[[bytes], bytes]) -> Callable[[str], str | None]:
+    def decode(segment: str) -> str | None:  # `_LATIN_RUN` segments are ASCII
+        raw = segment.encode("ascii")
+        decoded = undo(raw)
+        after = _common_words(decoded)
+        return decoded.decode("ascii") if after >= 3 and after > 2 * _common_words(raw) else None
+
+    return decode
+
+
+_DECODERS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] = (
     ("base64", _B64, _decode_b64),
     ("hex", _HEX, _decode_hex),
     ("url_encoding", _URLENC, _decode_url),
-    ("rot13", _LATIN_RUN, _decode_rot13),
+    ("unicode_tags", _TAGS, _decode_tags),
+    ("chopped_words", _CHOPPED, _decode_chopped),
+    *((name, _LATIN_RUN, _substituted(undo)) for name, undo in SUBSTITUTIONS.items()),
 )
 
 
-def _maybe_rot13(text: str) -> bool:
-    """Cheap gate: the whole text reads as more English after rot13 than before."""
-    lowered = text.lower()
-    return len(_COMMON.findall(codecs.decode(lowered, "rot13"))) > len(_COMMON.findall(lowered))
-
-
 def decoded_segments(text: str, limit: int = _MAX_VIEWS) -> list[tuple[str, int, int, str]]:
-    """`(encoding, start, end, decoded)` for each base64 / hex / URL-encoded / rot13 segment of `text`."""
+    """`(encoding, start, end, decoded)` for each encoded segment of `text` (see the module docstring)."""
     found: list[tuple[str, int, int, str]] = []
+    ascii_text = text.lower().encode("ascii", "ignore")
+    common = _common_words(ascii_text)
+    # Cheap gate per substitution: the whole text has more common English words once it is undone.
+    readable = {name for name, undo in SUBSTITUTIONS.items() if _common_words(undo(ascii_text)) > common}
     for name, pattern, decode in _DECODERS:
-        if (name == "url_encoding" and "%" not in text) or (name == "rot13" and not _maybe_rot13(text)):
+        if (name == "url_encoding" and "%" not in text) or (name in SUBSTITUTIONS and name not in readable):
             continue
         for match in pattern.finditer(text):
             decoded = decode(match.group())
@@ -244,7 +303,7 @@ def decoded_views(text: str) -> list[View]:
     """The decoded segments of `text` that read as text, each as a normalised view of its own."""
     views: list[View] = []
     for name, start, end, decoded in decoded_segments(text, limit=4 * _MAX_VIEWS):
-        if name != "rot13" and not _printable(decoded):
+        if name not in SUBSTITUTIONS and not _printable(decoded):
             continue
         inner = normalize(decoded)
         views.append(View(inner.text, [start] * len(inner.text) + [end], name, (start, end)))
