@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from promptguard_service.engine import check
-from promptguard_service.model import load_model
+from promptguard_service.model import KINDS, WEIGHTS_PATH, load_models
 
 ARTICLE = [
     "The city's first public library opened in 1868 in a former customs house near the harbour.",
@@ -106,11 +106,13 @@ def test_rules_and_model_disagreement_is_reported() -> None:
     assert verdict.disagreement == (layers["rules"].fired != layers["model"].fired)
 
 
-def test_the_shipped_model_is_small_and_versioned() -> None:
-    from promptguard_service.model import WEIGHTS_PATH
-
+def test_the_shipped_models_are_small_and_versioned() -> None:
     assert WEIGHTS_PATH.stat().st_size <= 2 * 1024 * 1024
-    assert load_model().version.startswith("pg-lr-")
+    models = load_models()
+    assert models.version.startswith("pg-lr-")
+    assert set(models.by_kind) == set(KINDS)
+    assert models.for_context("user_prompt") is models.by_kind["prompt"]
+    assert models.for_context("rag_chunk") is models.for_context("tool_result") is models.by_kind["document"]
 
 
 def test_a_question_planted_in_a_table_is_the_anomalous_line() -> None:

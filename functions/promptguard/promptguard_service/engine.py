@@ -18,7 +18,7 @@ import numpy as np
 
 from mcp_platform.contracts.promptguard import Layer, Spotlight
 from promptguard_service import calibration as calib
-from promptguard_service.model import Model, load_model
+from promptguard_service.model import Model, load_models
 from promptguard_service.normalize import View, decoded_views, normalize
 from promptguard_service.structure import ANOMALY_WEIGHTS, RULE_CUE_WEIGHT, line_anomaly
 from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
@@ -51,7 +51,7 @@ class Verdict:
 
 
 def engine_version() -> str:
-    return str(load_model().version)
+    return load_models().version
 
 
 def _spot(text: str, view: View, start: int, end: int, reason: str) -> Spotlight:
@@ -108,7 +108,7 @@ def final_score(model_score: float, strong_rule: bool) -> float:
 def check(text: str, context: str) -> Verdict:
     """Screen `text` read in `context`: every offline layer, calibrated and mapped to a policy."""
     calibration = calib.load_calibration()
-    found = scan(load_model(), text, context)
+    found = scan(load_models().for_context(context), text, context)
     normalized, views, hits, best_window = found.views[0], found.views, found.hits, found.best_window
     best_logit = found.best_logit
     view_fired = {name: calib.probability(calibration, context, logit) for name, logit in found.view_logits.items()}
