@@ -119,7 +119,11 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         "prompt_leak",
         "strong",
         r"\b(?:reveal|show|print|repeat|output|display|tell|give|share|leak|disclose|dump|write out|spell out|"
-        r"recite|expose|return|what (?:is|are|was|were))\s+(?:me\s+)?(?:\w+\s+){0,3}?"
+        r"recite|expose|return)\s+(?:me\s+)?(?:\w+\s+){0,3}?"
+        r"(?:system|initial|original|hidden|secret|internal|pre-?)\s*(?:prompts?|instructions?|messages?|"
+        r"configuration|guidelines|rules)\b"
+        # "What is your system prompt?" asks for it; "what is a system prompt?" asks what one is.
+        r"|\bwhat (?:is|are|was|were)\s+(?:your|the|its)\s+(?:\w+\s+){0,2}?"
         r"(?:system|initial|original|hidden|secret|internal|pre-?)\s*(?:prompts?|instructions?|messages?|"
         r"configuration|guidelines|rules)\b"
         r"|\b(?:repeat|print|output|return)\s+(?:\w+\s+){0,3}?(?:words|text|everything|all)\s+(?:above|before)\b"
