@@ -16,6 +16,10 @@
 3. Both models (`model.Models`: one for user prompts, one for documents, fitted with the settings of
    `FITS`) are refitted on everything and written to `promptguard_service/model.npz`.
 
+Every fit also trains on the team's benign prompts in `scripts/promptguard_benign_prompts.txt`
+(role prompts, formatting orders: what the benchmark's benign rows lack); they are never held out
+and never scored, so every figure is the benchmark's.
+
 Logistic regression is fitted with full-batch Adam in numpy; no other dependency. While tuning,
 `--cache` keeps the windows, `--oof-out` saves the held-out logits and `--oof-in` recalibrates from them.
 """
@@ -52,6 +56,8 @@ from promptguard_service.structure import DENSE_NAMES
 from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
 
 DEFAULT_DATA = reference_path("bench-data", "prompt-injection", "dev.jsonl")
+EXTRA_BENIGN = ROOT / "scripts" / "promptguard_benign_prompts.txt"
+"""Benign prompts written by the team (see the file's header): always trained on, never scored."""
 CONTEXTS = ("user_prompt", "rag_chunk", "tool_result")
 FAMILIES = {
     "bipia": "BIPIA",
@@ -171,6 +177,16 @@ def build_units(rows: list[dict[str, Any]], spans: dict[str, tuple[int, int]]) -
             units.weight.append(weight)
             units.row.append(r)
     return units
+
+
+def extra_benign_rows(path: Path = EXTRA_BENIGN) -> list[dict[str, Any]]:
+    """The team's benign user prompts as training rows (hard negatives)."""
+    lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    texts = [line for line in lines if line and not line.startswith("#")]
+    return [
+        {"id": f"extra-{i}", "text": text, "label": "benign", "context": "user_prompt", "category": "hard_negative"}
+        for i, text in enumerate(texts)
+    ]
 
 
 @dataclass(frozen=True)
@@ -326,10 +342,12 @@ SCHEMES = ("source", "random")
 def held_out_logits(rows: list[dict[str, Any]], units: Units, started: float, scheme: str) -> np.ndarray:
     """Every row's logit from the models fitted without its fold (`folds(rows, scheme)`)."""
     oof = np.zeros(len(rows))
+    keep = np.ones(max(units.row) + 1, dtype=bool)  # rows past the benchmark's: `extra_benign_rows`
     for name, held in folds(rows, scheme).items():
         held_rows = [rows[i] for i in np.flatnonzero(held)]
         kinds = tuple(sorted({kind_of(r["context"]) for r in held_rows}))  # only the models the fold needs
-        models = fit_models(units, ~held, kinds)
+        keep[: len(rows)] = ~held
+        models = fit_models(units, keep, kinds)
         # A row of two families is scored in each of their folds; it keeps its worst-case (lower
         # for injections, higher for benign) held-out score.
         logits, _ = text_logits(models, held_rows)
@@ -400,7 +418,7 @@ def main() -> None:
         spans, units = pickle.loads(args.cache.read_bytes())
     else:
         spans = attack_spans(rows)
-        units = build_units(rows, spans)
+        units = build_units(rows + extra_benign_rows(), spans)
         if args.cache:
             args.cache.write_bytes(pickle.dumps((spans, units)))
     print(f"{len(rows)} rows, {len(spans)} attack spans, {len(units.label)} windows ({time.time() - started:.0f} s)")
@@ -427,7 +445,7 @@ def main() -> None:
             print(json.dumps({k: calibration[k] for k in figures if k in calibration}, indent=1))
             return
     version = f"pg-lr-{time.strftime('%Y%m%d')}-{DIM.bit_length() - 1}b"
-    models = Models(fit_models(units, np.ones(len(rows), dtype=bool)), version)
+    models = Models(fit_models(units, np.ones(max(units.row) + 1, dtype=bool)), version)
     models.save(WEIGHTS_PATH)
     calibration["version"] = version
     calib.save_calibration(calibration)
