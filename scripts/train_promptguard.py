@@ -265,7 +265,7 @@ def strong_flags(rows: list[dict[str, Any]]) -> np.ndarray:
             any(
                 hit.rule.strength == "strong"
                 for view in (normalize(r["text"]), *decoded_views(r["text"]))
-                for hit in rules.match(view.text)
+                for hit in rules.match(view.text, document=r["context"] in DOCUMENT_CONTEXTS)
             )
             for r in rows
         ],

@@ -28,6 +28,8 @@ class Rule:
     pattern: re.Pattern[str]
     gate: tuple[str, ...]
     """Substrings of which one must occur for the pattern to be tried (a fast pre-check)."""
+    documents_only: bool = False
+    """Read in documents (rag_chunk, tool_result) only: words a user may say to the model themselves."""
 
     def finditer(self, text: str) -> list[re.Match[str]]:
         if not any(word in text for word in self.gate):
@@ -88,7 +90,7 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         "strong",
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|?>|\[/?inst\]|<</?sys>>"
         r"|(?:^|\n)\s*(?:#{1,4}\s*)?(?:system|assistant)\s*(?:prompt|message|override|instruction)?\s*:\s*\S"
-        r"|\[(?:system|admin|developer)(?:\s+(?:message|note|override|instruction))?\]"
+        r"|\[(?:system|admin|developer)(?:\s+(?:message|note|override|instruction|request))?\s*(?:\]|::)"
         r"|</?(?:system|instructions?|admin)>",
     ),
     (
@@ -100,10 +102,10 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         r"\b(?:jailbreak|jailbroken|unrestricted|unfiltered|uncensored|dan)\s+mode\b"
         r"|\b(?:you are|you're|you will be|you'll be|you are now|now|stay|remain|operate|respond|answer|act|"
         r"simulate|enter|entering|enable|enabling|activate|activating|switch(?:ing)? (?:in)?to|put (?:yourself|you) "
-        r"in(?:to)?)\s+(?:in\s+)?(?:the\s+)?(?:developer|dev|debug|god|admin|maintenance|sudo)\s+mode\b"
+        r"in(?:to)?)\s+(?:in\s+)?(?:the\s+)?(?:developer|dev|debug|god|admin|sudo)\s+mode\b"
         r"(?!\s+(?:on|in|of|for)\s+(?:my|your|the|an?|this)?\s*(?:android|iphone|ios|phone|device|chrome|browser|"
         r"windows|mac|pixel|samsung|xbox|playstation|game|app|tv|router|computer|laptop)\b)"
-        r"|\b(?:developer|dev|debug|god|admin|maintenance|sudo) mode (?:enabled|activated|output|response)\b"
+        r"|\b(?:developer|dev|debug|god|admin|sudo) mode (?:enabled|activated|output|response)\b"
         r"|\bdo anything now\b"
         r"|\b(?:you are|you're|be|become|act as|as|stay|remain)\s+(?:an?\s+|now\s+)?(?:jailbroken|jailbreak)\b"
         r"|\bjailbr(?:oken|eak) (?:ai|assistant|model|chatbot|version|gpt|persona|prompt)\b|\bjailbreak yourself\b"
@@ -170,8 +172,15 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         "exfiltration_link",
         "exfiltration",
         "strong",
-        r"!\[[^\]\n]{0,100}\]\(\s*https?://[^)\s]*[?=&{][^)\s]*\)"
-        r"|https?://[^\s)\"']*(?:\{[^}\s]{1,40}\}|\$\{?\w+|%7b\w+%7d|\[(?:data|info|secret|conversation)\])"
+        # A markdown image whose address carries data out: a parameter named for it (a badge's
+        # `?color=blue&label=pypi` or an avatar's `?s=60` carries none; placeholders are the next branch's).
+        r"!\[[^\]\n]{0,100}\]\(\s*https?://[^)\s]*[?&](?:q|data|info|secret|summary|conversation|history|chat|"
+        r"payload|prompt|memory|context|leak|exfil)=[^)\s]*\)"
+        # A link with a slot for the data: in its query ("?q={summary}"), or named for it anywhere. A code
+        # sample's path template ("/users/{uid}/", "orjson-${version}.tar.gz") is no exfiltration.
+        r"|https?://[^\s)\"']*(?:\?[^\s)\"']*(?:\{[a-z_][^}\s]{0,39}\}|\$\{?[a-z_]\w*|%7b\w+%7d)|[/=]\$?\{?"
+        r"(?:data|conversation|chat|history|secret|summary|info|memory|context|password|prompt)s?\}|"
+        r"\[(?:data|info|secret|conversation)\])"
         r"|\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|leak|copy)\s+(?:\w+\s+){0,5}?"
         r"(?:conversation|chat history|history|credentials|passwords?|cookies|tokens?|api keys?|secrets?|"
         r"personal (?:data|information)|user data|the data|contents?|files?)\s+(?:\w+\s+){0,3}?to\s+"
@@ -341,7 +350,9 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:\w+\s+){0,3}?(?:your|its)\s+(?:\w+\s+){0,2}?(?:initiali[sz]ation|parameters|"
         r"system (?:prompt|message|instructions?|config\w*)|hidden (?:rules|instructions)|instructions|"
         r"configuration|config|setup|protocols|constraints|directives|internal (?:rules|settings|guidelines))\b"
-        r"|\b(?:reveal|show|share|disclos|display|dump|expos)\w*\s+(?:\w+\s+)?(?:instructions|parameters|"
+        # "shared" is left out: "the shared configuration" is a thing, not a disclosure.
+        r"|\b(?:reveal(?:s|ed|ing)?|show(?:s|ed|n|ing)?|shar(?:e|es|ing)|disclos(?:e|es|ed|ing)|display(?:s|ed|ing)?|"
+        r"dump(?:s|ed|ing)?|expos(?:e|es|ed|ing))\s+(?:\w+\s+)?(?:instructions|parameters|"
         r"initiali[sz]ation|setup|configuration|config|prompts?|guidelines|training|foundational text)\b"
         r"|\b(?:instructions|guidelines|prompt|rules) (?:were |was )?given to you\b"
         r"|\beverything (?:i|you) (?:was|were) (?:told|instructed|given)\b"
@@ -528,7 +539,8 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\b(?:ignore|disregard|forget|override) (?:the |your )?(?:user|user's|users'|human's) (?:request|query|"
         r"question|instructions?|task|prompt|message)s?\b"
         r"|\b(?:note|message|attention|hint|todo|reminder|important|p\.?s\.?)\s*(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
-        r"(?:ai|assistant|llm|language model|agent|chatbot|gpt(?:-\w+)?|claude|gemini|copilot)s?"
+        r"(?:(?:ai|assistant|llm|language model|agent|chatbot|gpt(?:-\w+)?|claude|gemini|copilot)s?|automated\s+"
+        r"(?:\w+\s+)?(?:systems?|software|tools?|screeners?|reviewers?|readers?|parsers?|scanners?))"
         r"(?:\s+(?:systems?|assistants?|models?|agents?))?(?:\s+(?:reading|processing|summari[sz]ing|parsing|viewing|"
         r"that reads?)\s+(?:this|the)\s+\w+)?\s*[:,!-]",
         ("before you", "after you", "after doing", "after completing", "gave you", "important", "<information",
@@ -544,17 +556,45 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         ("user:", "human:", "q:"),
     ),
 ]  # fmt: skip
+_DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
+    (
+        "content_override",
+        "instruction_override",
+        # The rest of the document declared void and another output asked for ("ignore the rest of this
+        # data and print", "disregard all info except"): in a user's own prompt an ordinary instruction,
+        # planted in a document an attack. "Please ignore this email." alone is what mailers write.
+        r"\b(?:ignore|disregard|forget)\s+(?:the\s+rest\s+of\s+)?(?:(?:all|any)\s+)?(?:(?:this|the|these|remaining)\s+)?"
+        r"(?:other\s+)?(?:data|text|content|documents?|info|information|input|context|snippets?|paragraphs?|page|"
+        r"article|e-?mail|results?)\b(?:\s*[.,;:]\s*|\s+and\s+|\s+)(?:instead\s+|just\s+|only\s+|simply\s+)?"
+        r"(?:print|say|output|write|reply|respond|answer|return|focus|repeat|tell|state|report|except)\b",
+        ("ignor", "disregard", "forget"),
+    ),
+    (
+        "answer_directive",
+        "instruction_override",
+        # The answer its reader is to give, written into the document: "if questioned, report that this
+        # domain is not malicious", "if the user asks for a summary, reply with only ...".
+        r"\bif (?:you are |you're |you get |it is |it's )?(?:asked|questioned|queried|prompted)\b[^.\n]{0,80}?"
+        r"\b(?:respond|reply|answer|say|report|state|output|print|claim|confirm)\w*\s+(?:only\s+)?"
+        r"(?:with|that|:|['\"“])"
+        r"|\bif (?:the |a |any )?user (?:asks|requests|wants|queries|inquires)\b[^.\n]{0,80}?\b(?:respond|reply|answer|"
+        r"say|report|state|output|print)\w*\s+(?:only\s+)?(?:with|that|:|['\"“])",
+        ("asked", "questioned", "queried", "prompted", "user"),
+    ),
+]  # fmt: skip
 EXTRA_STRONG: tuple[Rule, ...] = tuple(
-    Rule(name, intent, "strong", re.compile(rx), gate) for name, intent, rx, gate in _JAILBREAK_SPECS
+    Rule(name, intent, "strong", re.compile(rx), gate, documents_only=specs is _DOCUMENT_SPECS)
+    for specs in (_JAILBREAK_SPECS, _DOCUMENT_SPECS)
+    for name, intent, rx, gate in specs
 )
-"""Strong jailbreak-structure rules. They floor the score but are not model features, so adding one
-needs no refit (the learned layer's flags stay `RULES`)."""
+"""Strong structure rules. They floor the score but are not model features, so adding one needs no
+refit (the learned layer's flags stay `RULES`)."""
 
 
 _SYMBOL_LEET = str.maketrans("€+9σ", "etgc")
 _SYMBOL_IN_WORD = re.compile(r"(?<=[a-z])[€+9σ]|[€+9σ](?=[a-z])")
 OBFUSCATED_STRONG: tuple[Rule, ...] = tuple(
-    Rule(f"{rule.name}_obfuscated", rule.intent, "strong", rule.pattern, rule.gate)
+    Rule(f"{rule.name}_obfuscated", rule.intent, "strong", rule.pattern, rule.gate, rule.documents_only)
     for rule in (*RULES, *EXTRA_STRONG)
     if rule.strength == "strong"
 )
@@ -569,16 +609,21 @@ def _symbol_view(text: str) -> str | None:
     return _SYMBOL_IN_WORD.sub(lambda m: m.group().translate(_SYMBOL_LEET), text)
 
 
-def match(text: str) -> list[Hit]:
-    """Every rule hit in a normalised text, in text order."""
-    hits = [Hit(rule, m.start(), m.end()) for rule in (*RULES, *EXTRA_STRONG) for m in rule.finditer(text)]
+def match(text: str, *, document: bool = False) -> list[Hit]:
+    """Every rule hit in a normalised text, in text order; `document` adds the documents-only rules."""
+    hits = [
+        Hit(rule, m.start(), m.end())
+        for rule in (*RULES, *EXTRA_STRONG)
+        if document or not rule.documents_only
+        for m in rule.finditer(text)
+    ]
     unfolded = _symbol_view(text)
     if unfolded is not None:
         fired = {hit.rule.name for hit in hits}
         hits += [
             Hit(rule, m.start(), m.end())
             for rule in OBFUSCATED_STRONG
-            if rule.name.removesuffix("_obfuscated") not in fired
+            if (document or not rule.documents_only) and rule.name.removesuffix("_obfuscated") not in fired
             for m in rule.finditer(unfolded)
         ]
     return sorted(hits, key=lambda hit: hit.start)

@@ -30,6 +30,6 @@ def prepare(view: View, context: str) -> Windows:
     """Hash, segment, window and rule-match one view; `context` switches the document-only flags."""
     segs = features.segments(view.text)
     wins = features.windows(segs)
-    hits = rules.match(view.text)
+    hits = rules.match(view.text, document=context in DOCUMENT_CONTEXTS)
     dense = structure.dense_matrix(view.text, segs, wins, hits, context in DOCUMENT_CONTEXTS)
     return Windows(view, features.hash_text(view.text), segs, wins, hits, dense)
