@@ -141,6 +141,11 @@ class Units:
     weight: list[float] = field(default_factory=list)
     row: list[int] = field(default_factory=list)
 
+    @property
+    def row_count(self) -> int:
+        """Rows the windows come from: the benchmark's, then `extra_benign_rows`."""
+        return max(self.row) + 1
+
 
 def build_units(rows: list[dict[str, Any]], spans: dict[str, tuple[int, int]]) -> Units:
     units = Units()
@@ -342,7 +347,7 @@ SCHEMES = ("source", "random")
 def held_out_logits(rows: list[dict[str, Any]], units: Units, started: float, scheme: str) -> np.ndarray:
     """Every row's logit from the models fitted without its fold (`folds(rows, scheme)`)."""
     oof = np.zeros(len(rows))
-    keep = np.ones(max(units.row) + 1, dtype=bool)  # rows past the benchmark's: `extra_benign_rows`
+    keep = np.ones(units.row_count, dtype=bool)  # rows past the benchmark's (`extra_benign_rows`) always kept
     for name, held in folds(rows, scheme).items():
         held_rows = [rows[i] for i in np.flatnonzero(held)]
         kinds = tuple(sorted({kind_of(r["context"]) for r in held_rows}))  # only the models the fold needs
@@ -445,7 +450,7 @@ def main() -> None:
             print(json.dumps({k: calibration[k] for k in figures if k in calibration}, indent=1))
             return
     version = f"pg-lr-{time.strftime('%Y%m%d')}-{DIM.bit_length() - 1}b"
-    models = Models(fit_models(units, np.ones(max(units.row) + 1, dtype=bool)), version)
+    models = Models(fit_models(units, np.ones(units.row_count, dtype=bool)), version)
     models.save(WEIGHTS_PATH)
     calibration["version"] = version
     calib.save_calibration(calibration)

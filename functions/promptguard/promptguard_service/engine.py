@@ -20,7 +20,7 @@ from mcp_platform.contracts.promptguard import Layer, Spotlight
 from promptguard_service import calibration as calib
 from promptguard_service.model import Model, load_models
 from promptguard_service.normalize import View, decoded_views, normalize
-from promptguard_service.structure import ANOMALY_WEIGHTS, RULE_CUE_WEIGHT, line_anomaly
+from promptguard_service.structure import ANOMALY_WEIGHTS, RELATIVE_CUE_CONTEXTS, RULE_CUE_WEIGHT, line_anomaly
 from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
 
 if TYPE_CHECKING:
@@ -93,7 +93,8 @@ def scan(model: Model, text: str, context: str) -> Scan:
             result.best_logit = float(logits[k])
             result.best_window = (view, prepared.windows[k][0], prepared.windows[k][1])
         if view.name == "text" and context in DOCUMENT_CONTEXTS:
-            result.anomaly, where = line_anomaly(prepared.dense, prepared.windows)
+            relative = context in RELATIVE_CUE_CONTEXTS
+            result.anomaly, where = line_anomaly(prepared.dense, prepared.windows, relative=relative)
             if where is not None:
                 result.anomaly_window = (view, prepared.windows[where][0], prepared.windows[where][1])
     result.best_logit += STRUCTURE_WEIGHT * result.anomaly

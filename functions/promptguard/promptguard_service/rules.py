@@ -150,6 +150,12 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         r"|\b(?:your|the)\s+(?:reply|response|answer|output|summary)\s+(?:should|must|needs? to|has to|will)\b"
         r"|\b(?:respond|reply|answer)\s+(?:only\s+)?(?:with|in|using|by)\b"
         r"|\b(?:begin|start|end|conclude|preface|sign|finish)\s+your\s+(?:reply|response|answer|message|output)\b"
+        # The form of the reader's reply tampered with ("remove spaces from your response", "jumble up the
+        # letters of words in your message"): manipulation verbs only, since "provide your response by
+        # Friday" is what e-mails ask of their human readers.
+        r"|\b(?:remove|replace|jumble|rearrange|scramble|reverse|group|render|encode|encrypt|modify|enhance|adjust|"
+        r"format|rewrite|translate|convert|spell|capitali[sz]e)\s+(?:\w+\s+){0,5}?(?:of\s+|from\s+|in\s+)?your\s+"
+        r"(?:reply|replies|response|responses|answer|answers|output|message)\b"
         r"|\b(?:dear|hey|attention|note to|message to|instructions? (?:for|to))\s+(?:the\s+)?"
         r"(?:ai|assistant|chatbot|bot|model|llm|gpt|claude|language model|agent)\b"
         r"|\b(?:as an? (?:ai|language model|assistant)|if you are an? (?:ai|llm|language model|assistant))\b"
