@@ -37,7 +37,9 @@ class CheckInput(ToolInput):
     )
     context: Context = Field(
         description="Where the text comes from: user_prompt (typed by the user), rag_chunk (a retrieved passage "
-        "or table) or tool_result (what a tool returned: an e-mail, a page, an API answer). Thresholds differ."
+        "of prose or a table) or tool_result (what a tool returned: an e-mail, a page, code, an API answer). "
+        "Thresholds differ: rag_chunk is the strictest, so send retrieved technical documentation (READMEs, "
+        "changelogs, code) as tool_result."
     )
     locale: str | None = Field(
         default=None,
