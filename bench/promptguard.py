@@ -19,22 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "promptguard")]
-os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
-os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
-os.environ.pop("PROMPTGUARD_GUARDRAIL_ID", None)  # offline layers only: no AWS from a benchmark
+from service_env import use_promptguard_offline
 
-from service_env import use_service_environment
-
-use_service_environment("promptguard")
+use_promptguard_offline()
 
 from reference import reference_path
 

@@ -14,22 +14,13 @@ is benign: what is blocked is a false positive.
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import sys
 from collections import Counter
 from importlib import metadata
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "promptguard")]
-os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
-os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
-os.environ.pop("PROMPTGUARD_GUARDRAIL_ID", None)
+from service_env import use_promptguard_offline
 
-from service_env import use_service_environment
-
-use_service_environment("promptguard")
+use_promptguard_offline()
 
 from promptguard_service.engine import check
 

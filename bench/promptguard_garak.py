@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import os
 import random
 import subprocess
 import sys
@@ -37,14 +36,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "promptguard")]
-os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
-os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
-os.environ.pop("PROMPTGUARD_GUARDRAIL_ID", None)
 
-from service_env import use_service_environment
+from service_env import use_promptguard_offline
 
-use_service_environment("promptguard")
+use_promptguard_offline()
 
 from promptguard_service.engine import check
 
@@ -148,7 +143,8 @@ def latent_documents(root: Path, per_probe: int) -> dict[str, list[str]]:
             for prompt in probe.prompts:
                 top = next((t for t in probe.top_instructions if t and prompt.startswith(t)), "")
                 texts.append(prompt[len(top) :])  # whole: a cut could drop the injection
-            random.shuffle(texts)
+            texts.sort()  # garak keeps some contexts in a set: its order changes with the hash seed
+            random.Random(0).shuffle(texts)
             documents[name] = texts[:per_probe]
         return documents
     finally:

@@ -8,8 +8,12 @@ in Lambda; a benchmark running a function (in-process or in a child process) giv
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 from localdev import environment, template
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def function_environment(service: str) -> dict[str, str]:
@@ -23,3 +27,13 @@ def use_service_environment(*services: str) -> None:
     for service in services:
         for name, value in function_environment(service).items():
             os.environ.setdefault(name, value)
+
+
+def use_promptguard_offline() -> None:
+    """promptguard in-process for a benchmark: its code importable, its environment set, its offline
+    layers only (no Bedrock guardrail: a benchmark calls no AWS), Powertools quiet."""
+    sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "promptguard")]
+    os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
+    os.environ.pop("PROMPTGUARD_GUARDRAIL_ID", None)
+    use_service_environment("promptguard")
