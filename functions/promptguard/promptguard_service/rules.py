@@ -615,21 +615,28 @@ def _symbol_view(text: str) -> str | None:
     return _SYMBOL_IN_WORD.sub(lambda m: m.group().translate(_SYMBOL_LEET), text)
 
 
+def _read_in(rules: tuple[Rule, ...], document: bool) -> tuple[Rule, ...]:
+    return tuple(rule for rule in rules if document or not rule.documents_only)
+
+
+_READ: dict[bool, tuple[tuple[Rule, ...], tuple[Rule, ...]]] = {
+    document: (_read_in((*RULES, *EXTRA_STRONG), document), _read_in(OBFUSCATED_STRONG, document))
+    for document in (False, True)
+}
+"""Per kind of text (document or not): the rules read in it, and their obfuscated twins."""
+
+
 def match(text: str, *, document: bool = False) -> list[Hit]:
     """Every rule hit in a normalised text, in text order; `document` adds the documents-only rules."""
-    hits = [
-        Hit(rule, m.start(), m.end())
-        for rule in (*RULES, *EXTRA_STRONG)
-        if document or not rule.documents_only
-        for m in rule.finditer(text)
-    ]
+    plain, obfuscated = _READ[document]
+    hits = [Hit(rule, m.start(), m.end()) for rule in plain for m in rule.finditer(text)]
     unfolded = _symbol_view(text)
     if unfolded is not None:
         fired = {hit.rule.name for hit in hits}
         hits += [
             Hit(rule, m.start(), m.end())
-            for rule in OBFUSCATED_STRONG
-            if (document or not rule.documents_only) and rule.name.removesuffix("_obfuscated") not in fired
+            for rule in obfuscated
+            if rule.name.removesuffix("_obfuscated") not in fired
             for m in rule.finditer(unfolded)
         ]
     return sorted(hits, key=lambda hit: hit.start)
