@@ -53,6 +53,8 @@ _CONFUSABLES = str.maketrans(
 _LEET = str.maketrans("0134578@$|!", "oieastbasii")
 _LEET_CHARS = frozenset("0134578@$|!")
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|s)\b")
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+\.\w|(?:https?://|www\.)\S")
+"""An e-mail address or a web address: its digits and `@` are no leetspeak, and rules read them as written."""
 # Single characters separated by one separator, at least 3 of them: "i g n o r e", "\在\存\在".
 _SPACED = re.compile(r"(?<![^\s\\/|*._-])(?:\w[ \\/|*._-]){2,}\w(?![^\s\\/|*._-])")
 _WS_RUN = re.compile(r"[^\S\n]{2,}")
@@ -123,6 +125,8 @@ def _fix_words(text: str) -> str:
                 fixed = candidate
         letters = sum(c.isalpha() for c in fixed)
         leet = sum(c in _LEET_CHARS for c in fixed)
+        if _ADDRESS.search(fixed) or sum(c.isdigit() for c in fixed) > letters:
+            leet = 0  # an address, or a code, an account number or a hash: not a word with digits for letters
         mostly_letters = letters >= 2 and letters + leet >= 0.7 * len(fixed) and not fixed[0].isdigit()
         leading_digit = letters >= 2 and fixed[0] in "0134578" and not _ORDINAL.match(fixed)
         if leet and (mostly_letters or leading_digit):

@@ -90,7 +90,8 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         "strong",
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|?>|\[/?inst\]|<</?sys>>"
         r"|(?:^|\n)\s*(?:#{1,4}\s*)?(?:system|assistant)\s*(?:prompt|message|override|instruction)?\s*:\s*\S"
-        r"|\[(?:system|admin|developer)(?:\s+(?:message|note|override|instruction|request))?\s*(?:\]|::)"
+        r"|\[(?:system|admin|developer)(?:[\s_]+(?:message|note|override|instruction|request))?\s*(?:\]|::)"
+        r"|#*\(\s*(?:system|admin|developer)[\s_]+(?:message|prompt|instruction|override)\s*\)"
         r"|</?(?:system|instructions?|admin)>",
     ),
     (
