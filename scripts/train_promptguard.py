@@ -51,7 +51,7 @@ from promptguard_service import rules
 from promptguard_service.engine import final_score, scan
 from promptguard_service.features import DIM
 from promptguard_service.model import KINDS, WEIGHTS_PATH, Model, Models, kind_of
-from promptguard_service.normalize import decoded_views, normalize
+from promptguard_service.normalize import normalize, views
 from promptguard_service.structure import DENSE_NAMES
 from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
 
@@ -269,7 +269,7 @@ def strong_flags(rows: list[dict[str, Any]]) -> np.ndarray:
         [
             any(
                 hit.rule.strength == "strong"
-                for view in (normalize(r["text"]), *decoded_views(r["text"]))
+                for view in views(r["text"])
                 for hit in rules.match(view.text, document=r["context"] in DOCUMENT_CONTEXTS)
             )
             for r in rows

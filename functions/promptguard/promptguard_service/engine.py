@@ -19,7 +19,7 @@ import numpy as np
 from mcp_platform.contracts.promptguard import Layer, Spotlight
 from promptguard_service import calibration as calib
 from promptguard_service.model import Model, load_models
-from promptguard_service.normalize import View, decoded_views, normalize
+from promptguard_service.normalize import View, views
 from promptguard_service.structure import ANOMALY_WEIGHTS, RELATIVE_CUE_CONTEXTS, RULE_CUE_WEIGHT, line_anomaly
 from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
 
@@ -79,7 +79,7 @@ class Scan:
 
 def scan(model: Model, text: str, context: str) -> Scan:
     """The worst window over the normalised view and every decoded view, and all rule hits."""
-    result = Scan(views=[normalize(text), *decoded_views(text)])
+    result = Scan(views=views(text))
     for view in result.views:
         prepared = prepare(view, context)
         logits = model.window_logits(prepared.hashed, prepared.windows, prepared.dense)
@@ -110,7 +110,7 @@ def check(text: str, context: str) -> Verdict:
     """Screen `text` read in `context`: every offline layer, calibrated and mapped to a policy."""
     calibration = calib.load_calibration()
     found = scan(load_models().for_context(context), text, context)
-    normalized, views, hits, best_window = found.views[0], found.views, found.hits, found.best_window
+    normalized, read, hits, best_window = found.views[0], found.views, found.hits, found.best_window
     best_logit = found.best_logit
     view_fired = {name: calib.probability(calibration, context, logit) for name, logit in found.view_logits.items()}
     thresholds = calibration["thresholds"][context]
@@ -134,9 +134,9 @@ def check(text: str, context: str) -> Verdict:
     layers = [
         Layer(
             name="normalization",
-            fired=normalized.text != text.lower() or len(views) > 1,
+            fired=normalized.text != text.lower() or len(read) > 1,
             score=0.0,
-            detail=f"decoded views: {', '.join(sorted({v.name for v in views[1:]})) or 'none'}",
+            detail=f"decoded views: {', '.join(sorted({v.name for v in read[1:]})) or 'none'}",
         ),
         *(
             Layer(name=f"decoded:{name}", fired=s >= thresholds["block"], score=round(s, 4))

@@ -14,20 +14,26 @@ is a span of the caller's text. Steps, each undoing one evasion:
 
 `decoded_views(text)` finds encoded segments and returns their decoded text as further views; each
 decoded character maps to the whole encoded segment it came from. Encodings: base64, hex, URL
-encoding; letter substitutions (rot13, Atbash, text written backwards), kept only where the result
-reads as more English than the original; ASCII hidden in invisible Unicode tag characters; and
-words chopped into short pieces (`ig no re pre vio us`), joined and split again into words.
+encoding, 8-bit binary, Morse code; letter substitutions (rot13, Atbash, text written backwards),
+kept only where the result reads as more English than the original; ASCII hidden in invisible
+Unicode tag characters; and words chopped into short pieces (`ig no re pre vio us`), joined and split
+again into words.
+
+`respelled_view(view)` spells misspelt trigger words right (`ignroe all prevoius iunstructions`), each
+respelt letter mapped to the misspelt word; `views(text)` is every view the detector reads.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import gzip
 import re
 import string
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
@@ -190,6 +196,22 @@ _ATBASH = bytes.maketrans(_LOWER + _UPPER, _LOWER[::-1] + _UPPER[::-1])
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]?){8,}(?![0-9A-Fa-f])")
 _URLENC = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,40}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,12}){3,}")
+_BINARY = re.compile(r"(?<![01])(?:[01]{8}[ ,]?){4,}(?![01])")
+# Morse: at least six letter codes of dots and dashes, one space between letters, " / " or three spaces
+# between words.
+_MORSE = re.compile(r"(?<![\w.-])[.-]{1,6}(?:(?: | / |   )[.-]{1,6}){5,}(?![\w.-])")
+_MORSE_CODE = dict(
+    zip(
+        (
+            ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- .-- -..- -.-- "
+            "--.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----. .-.-.- --..-- ..--.. -.-.-- -..-. "
+            "---... .----."
+        ).split(),
+        "abcdefghijklmnopqrstuvwxyz0123456789.,?!/:'",
+        strict=True,
+    )
+)
+"""International Morse code (ITU-R M.1677-1): letters, digits and common punctuation."""
 _LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z ,.'!?:;-]{30,}")
 _COMMON = re.compile(
     rb"\b(?:the|and|you|your|to|of|is|are|all|with|for|this|that|ignore|instructions?|prompt|system)\b"
@@ -229,6 +251,24 @@ def _decode_hex(segment: str) -> str | None:
 def _decode_url(segment: str) -> str | None:
     decoded = unquote(segment.replace("+", " "))
     return decoded if decoded != segment else None
+
+
+def _decode_binary(segment: str) -> str | None:
+    bits = re.sub(r"[ ,]", "", segment)
+    try:
+        return bytes(int(bits[i : i + 8], 2) for i in range(0, len(bits) - 7, 8)).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _decode_morse(segment: str) -> str | None:
+    """The text, if every letter code is one and it has a few different letters (a dashed rule or a
+    bullet list is not Morse: "- - - -" would read "tttt")."""
+    words = [word.split() for word in re.split(r" / |   ", segment)]
+    if not all(code in _MORSE_CODE for word in words for code in word):
+        return None
+    decoded = " ".join("".join(_MORSE_CODE[code] for code in word) for word in words)
+    return decoded if len(set(decoded) - set(" .,?!/:'0123456789")) >= 4 else None
 
 
 def _decode_tags(segment: str) -> str:
@@ -278,6 +318,8 @@ _DECODERS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] 
     ("base64", _B64, _decode_b64),
     ("hex", _HEX, _decode_hex),
     ("url_encoding", _URLENC, _decode_url),
+    ("binary", _BINARY, _decode_binary),
+    ("morse", _MORSE, _decode_morse),
     ("unicode_tags", _TAGS, _decode_tags),
     ("chopped_words", _CHOPPED, _decode_chopped),
     *((name, _LATIN_RUN, _substituted(undo)) for name, undo in SUBSTITUTIONS.items()),
@@ -301,6 +343,68 @@ def decoded_segments(text: str, limit: int = _MAX_VIEWS) -> list[tuple[str, int,
                 if len(found) >= limit:
                     return found
     return found
+
+
+_TRIGGER_WORDS = (
+    "ignore", "disregard", "forget", "previous", "instructions", "instruction", "directives", "prompt", "system",
+    "override", "bypass", "reveal", "password", "secret", "restrictions", "guidelines", "jailbreak", "unrestricted",
+    "unfiltered", "uncensored", "developer", "pretend", "everything", "assistant", "respond", "output",
+    "confidential",
+)  # fmt: skip
+_ONE_OFF: dict[str, str] = {
+    **{word[:i] + word[i + 1 :]: word for word in reversed(_TRIGGER_WORDS) for i in range(len(word))},
+    **{word: word for word in _TRIGGER_WORDS},
+}
+"""Each trigger word, and each string one deletion away from it: a word's misspelling shares one with it."""
+_WORD = re.compile(r"[a-z]{5,}")
+
+
+@cache
+def _english_words() -> frozenset[str]:
+    """English words (wordninja's 126k list, read on the first text with a near-miss): real words stay as written."""
+    import wordninja
+
+    with gzip.open(Path(wordninja.__file__).parent / "wordninja" / "wordninja_words.txt.gz", "rt") as listed:
+        return frozenset(listed.read().split())
+
+
+def _near_trigger(token: str) -> str | None:
+    """The trigger word `token` misspells (one letter left out, added, changed or two swapped), if any."""
+    if token in _ONE_OFF:
+        return _ONE_OFF[token] if _ONE_OFF[token] != token else None
+    shorter = (token[:i] + token[i + 1 :] for i in range(len(token)))
+    return next((_ONE_OFF[variant] for variant in shorter if variant in _ONE_OFF), None)
+
+
+def respelled_view(view: View) -> View | None:
+    """`view` with trigger words misspelt to dodge word matching ("ignroe", "iunstructions", "overrride")
+    spelt right, or None if it has none. A token is respelt only when it is one edit from a trigger word
+    and no English word: "systems" and "prompted" stay."""
+    fixes = [
+        (match.start(), match.end(), word)
+        for match in _WORD.finditer(view.text)
+        if (word := _near_trigger(match.group())) is not None and match.group() not in _english_words()
+    ]
+    if not fixes:
+        return None
+    parts: list[str] = []
+    origin: list[int] = []
+    previous = 0
+    for start, end, word in fixes:
+        parts += [view.text[previous:start], word]
+        stretch = (end - start - 1) / max(len(word) - 1, 1)  # first letter to first, last to last
+        origin += view.origin[previous:start] + [view.origin[start + round(k * stretch)] for k in range(len(word))]
+        previous = end
+    parts.append(view.text[previous:])
+    origin += view.origin[previous:]
+    return View("".join(parts), origin, "respelled")
+
+
+def views(text: str) -> list[View]:
+    """Every view the rules and the model read: the normalised text, its decoded segments, and its respelling."""
+    normalized = normalize(text)
+    respelled = respelled_view(normalized)
+    return [normalized, *decoded_views(text), *([respelled] if respelled is not None else [])]
 
 
 def decoded_views(text: str) -> list[View]:
