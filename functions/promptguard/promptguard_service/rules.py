@@ -315,9 +315,26 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"owner|maker|programmer)s?\s+of\s+(?:you|this (?:ai|model|assistant|bot|chatbot|system))\b)"
         r"|\bwe (?:created|built|trained|made|programmed) you\b"
         r"|\b(?:clearance|authori[sz]ation|access) level\s+(?:\w+\s+){0,2}(?:supersedes|overrides|exceeds)\b"
-        r"|\bauthori[sz]ing (?:you|full|unrestricted|complete)\b",
+        r"|\bauthori[sz]ing (?:you|full|unrestricted|complete)\b"
+        # "I am your developer" in the languages machine-translated attacks arrive in.
+        r"|\bich bin (?:dein|ihr)e?r? (?:\w+ )?(?:entwickler|schöpfer|administrator|admin|besitzer|programmierer)"
+        r"|\bsoy (?:tu|su) (?:\w+ )?(?:desarrollador|creador|administrador|programador|dueño)"
+        r"|\bje suis (?:ton|votre) (?:\w+ )?(?:développeur|créateur|administrateur|programmeur|propriétaire)"
+        r"|\bsou (?:o |a )?(?:seu|teu|sua|tua) (?:\w+ )?(?:desenvolvedor|criador|administrador|programador|dono)"
+        r"|\bsono (?:il |la )?(?:tuo|tua|vostro|suo) (?:\w+ )?(?:sviluppatore|creatore|amministratore|programmatore)"
+        r"|\bя (?:\w+ )?(?:твой|ваш) (?:\w+ )?(?:разработчик|создатель|администратор|программист)"
+        r"|我是(?:你|您)的(?:开发者|开发人员|创造者|创建者|管理员|程序员)|私は(?:あなたの)?(?:開発者|作成者|管理者|開発元)"
+        r"|\bsenin (?:\w+ )?(?:geliştirici|yaratıcı|yönetici)"
+        r"|मैं (?:आपका|तुम्हारा) (?:\S+ )?(?:डेवलपर|निर्माता|व्यवस्थापक|प्रोग्रामर)"
+        r"|(?:나는|저는) (?:너의|당신의) (?:개발자|제작자|관리자)|أنا (?:مطورك|منشئك|مسؤولك|مبرمجك)"
+        r"|\btôi là (?:nhà phát triển|người tạo ra|quản trị viên|lập trình viên) của bạn"
+        r"|\baku (?:adalah )?(?:pengembang|pembuat|administrator)(?:mu| kamu| anda)",
         ("developer", "creator", "admin", "owner", "maker", "programmer", "created you", "built you", "trained you",
-         "made you", "programmed you", "level", "authoriz", "authoris"),
+         "made you", "programmed you", "level", "authoriz", "authoris", "entwickler", "schöpfer", "besitzer",
+         "programmierer", "desarrollador", "creador", "programador", "dueño", "développeur", "créateur",
+         "propriétaire", "programmeur", "desenvolvedor", "criador", "dono", "sviluppatore", "creatore",
+         "amministratore", "programmatore", "разработчик", "создатель", "администратор", "программист", "我是", "私は",
+         "senin", "मैं", "나는", "저는", "أنا", "tôi là", "aku"),
     ),
     (
         "safety_off",
