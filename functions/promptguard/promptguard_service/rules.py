@@ -360,10 +360,29 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:do not|don't|no longer|doesn't|won't|never)\s+(?:apply|exist|matter|bind)\b"
         r"|\bwhere (?:the )?(?:rules|guidelines|restrictions) (?:do not|don't) (?:apply|exist)\b"
         r"|\b(?:despite|regardless of|free of)\s+(?:\w+\s+)?(?:restrictions|guidelines|rules|limits|filters)\b"
-        r"|\b(?:forbidden|restricted|unfiltered|prohibited) (?:output|response|answer|content)\b",
+        r"|\b(?:forbidden|restricted|unfiltered|prohibited) (?:output|response|answer|content)\b"
+        # A persona with no regard for ethics, bound by no rules, never saying it is an AI (in-the-wild
+        # jailbreaks: "you care not for OpenAI's content policy", "DeltaGPT disregards all ethical concerns").
+        r"|\b(?:no|not|nor|without|zero|lacks?)\s+(?:\w+\s+){0,3}?(?:regard|care|concern|respect)\s+(?:at all\s+)?"
+        r"(?:for|to|about)\s+(?:the\s+|any\s+)?(?:\w+\s+)?(?:morality|morals|ethics|legality|content polic(?:y|ies))\b"
+        r"|\b(?:don't|do not|doesn't|does not|never|won't|will not)\s+care\s+(?:about|for)\s+(?:the\s+|any\s+)?"
+        r"(?:\w+\s+)?(?:ethics|morals|morality|legality|content polic(?:y|ies))\b"
+        r"|\bcares? not (?:for|about)\b[^.\n]{0,30}\b(?:content polic(?:y|ies)|ethics|morals)\b"
+        r"|\b(?:disregards?|ignores?|disregarding|ignoring)\s+(?:all\s+|any\s+)?(?:ethical|moral|legal)"
+        r"(?:\s+(?:or|and|,)\s+(?:ethical|moral|legal))?\s+(?:concerns|considerations|guidelines|boundaries|"
+        r"implications|standards)\b"
+        r"|\b(?:you(?:'re| are)?|it(?:'s| is)|(?:ai|model|bot|assistant|gpt)\w*(?: is| are)?)\s+(?:now\s+)?"
+        r"(?:not|never|no longer)\s+bound\s+by\s+(?:\w+\s+){0,3}?(?:rules|guidelines|restrictions|polic(?:y|ies)|"
+        r"ethics|morals|filters)\b"
+        r"|\b(?:not allowed to|never|do not|don't|must not|cannot|can't|will not|won't)\s+(?:say|mention|state|"
+        r"remind|tell)\s+(?:me\s+|the user\s+|anyone\s+)?(?:that\s+)?(?:you are|you're|you are just|it is|it's)\s+"
+        r"(?:an?\s+)?(?:ai|language model|chatbot|ai language model)\b"
+        r"|\b(?:does not|doesn't|do not|don't) have (?:a|any) (?:content filters?|moral compass|ethical "
+        r"(?:guidelines|constraints))\b",
         ("safety", "filter", "restriction", "guardrail", "censorship", "moderation", "bypass", "refuse", "unrestrict",
          "unfilter", "uncensor", "jailbr", "limits", "safeguard", "guideline", "polic", "rules", "forbidden",
-         "prohibited"),
+         "prohibited", "regard", "care", "concern", "respect", "ethical", "moral", "legal", "bound by", "say",
+         "mention", "state", "remind", "tell", "compass"),
     ),
     (
         "prompt_leak_indirect",
