@@ -11,7 +11,9 @@ tool_result. Every text is an attack, so this prints the share blocked and the s
 flagged at the shipped thresholds; false positives are measured on the benchmark's benign rows
 (`bench/promptguard.py`) and on benign technical documents (`bench/promptguard_documents.py`).
 
-The user-prompt sets stay a blind check: nothing in the engine was fitted or tuned on them. The
+The user-prompt sets were a blind check: nothing in the engine was fitted or tuned on them. Then the
+even-numbered half of the in-the-wild jailbreaks was read to widen `safety_off` (personas with no
+regard for ethics); the two halves are printed apart, and the odd half stays blind. The
 latent-injection documents were blind once (in a first sample of 150 per probe, strong rules fired
 on 496 of 900); `content_override`, `answer_directive` and the automated-reader notes came from reading what
 they missed, so their figures are no longer blind.
@@ -64,8 +66,10 @@ def attack_sets(data: Path) -> dict[str, list[str]]:
     """The user-prompt attack sets, as texts (capped at the benchmark's 4,000 characters)."""
     dan = [json.loads(path.read_text())[0] for path in sorted((data / "dan").glob("*.json"))]
     extraction = json.loads((data / "sysprompt_extraction" / "attacks.json").read_text())
+    in_the_wild = json.loads((data / "inthewild_jailbreak_llms.json").read_text())
     sets = {
-        "in-the-wild jailbreaks": json.loads((data / "inthewild_jailbreak_llms.json").read_text()),
+        "in-the-wild jailbreaks, even (read)": in_the_wild[0::2],
+        "in-the-wild jailbreaks, odd (blind)": in_the_wild[1::2],
         "DAN-family templates": [text.replace("{generator.name}", "ChatGPT") for text in dan],
         "system-prompt extraction": [text for texts in extraction.values() for text in texts],
     }
