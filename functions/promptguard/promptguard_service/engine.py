@@ -1,10 +1,11 @@
 """The offline verdict: normalised and decoded views, rules, the windowed model, calibration, policy.
 
-A text is read as its normalised view plus one view per decoded segment (base64, hex, URL
-encoding, rot13). Every view is cut into windows; a window's logit comes from the model (n-grams +
-structural flags, rule hits among them); the text's logit is its worst window's, over all views. In a
-document (rag_chunk, tool_result) the logit is raised by `STRUCTURE_WEIGHT` per structural cue on its
-most anomalous line: those hand-made cues carry over to unseen document sources where n-grams do not.
+A text is read as its normalised view, one view per decoded segment (base64, hex, URL encoding,
+binary, Morse, rot13 …) and its respelling (`normalize.views`). Every view is cut into windows; a
+window's logit comes from the model (n-grams + structural flags, rule hits among them); the text's
+logit is its worst window's, over all views. In a document (rag_chunk, tool_result) the logit is
+raised by `STRUCTURE_WEIGHT` per structural cue on its most anomalous line: those hand-made cues carry
+over to unseen document sources where n-grams do not.
 Strong rule hits floor the score, so an unmistakable override is blocked even when the model is
 unsure, and the two layers' disagreement is reported either way.
 """
@@ -78,7 +79,7 @@ class Scan:
 
 
 def scan(model: Model, text: str, context: str) -> Scan:
-    """The worst window over the normalised view and every decoded view, and all rule hits."""
+    """The worst window over every view of `text` (`normalize.views`), and all rule hits."""
     result = Scan(views=views(text))
     for view in result.views:
         prepared = prepare(view, context)

@@ -400,21 +400,21 @@ def respelled_view(view: View) -> View | None:
     return View("".join(parts), origin, "respelled")
 
 
+def decoded_views(text: str) -> list[View]:
+    """The decoded segments of `text` that read as text, each as a normalised view of its own."""
+    found: list[View] = []
+    for name, start, end, decoded in decoded_segments(text, limit=4 * _MAX_VIEWS):
+        if name not in SUBSTITUTIONS and not _printable(decoded):
+            continue
+        inner = normalize(decoded)
+        found.append(View(inner.text, [start] * len(inner.text) + [end], name, (start, end)))
+        if len(found) >= _MAX_VIEWS:
+            break
+    return found
+
+
 def views(text: str) -> list[View]:
     """Every view the rules and the model read: the normalised text, its decoded segments, and its respelling."""
     normalized = normalize(text)
     respelled = respelled_view(normalized)
     return [normalized, *decoded_views(text), *([respelled] if respelled is not None else [])]
-
-
-def decoded_views(text: str) -> list[View]:
-    """The decoded segments of `text` that read as text, each as a normalised view of its own."""
-    views: list[View] = []
-    for name, start, end, decoded in decoded_segments(text, limit=4 * _MAX_VIEWS):
-        if name not in SUBSTITUTIONS and not _printable(decoded):
-            continue
-        inner = normalize(decoded)
-        views.append(View(inner.text, [start] * len(inner.text) + [end], name, (start, end)))
-        if len(views) >= _MAX_VIEWS:
-            break
-    return views
