@@ -218,6 +218,9 @@ _COMMON = re.compile(
 )
 """Common English words, counted in ASCII bytes: the substitutions below are byte translations (fast)."""
 _MAX_VIEWS = 16
+_READ_BUDGET = {"chopped_words": 8_000}
+"""Characters per text a costly decoder reads. wordninja's split grows with the run: 100,000 characters
+of short-word runs ("- send send send …" lines) took 2.7 s; capped, 0.2 s."""
 
 
 def _printable(decoded: str) -> bool:
@@ -336,7 +339,11 @@ def decoded_segments(text: str, limit: int = _MAX_VIEWS) -> list[tuple[str, int,
     for name, pattern, decode in _DECODERS:
         if (name == "url_encoding" and "%" not in text) or (name in SUBSTITUTIONS and name not in readable):
             continue
+        read = 0
         for match in pattern.finditer(text):
+            read += match.end() - match.start()
+            if read > _READ_BUDGET.get(name, read):
+                break
             decoded = decode(match.group())
             if decoded is not None:
                 found.append((name, match.start(), match.end(), decoded))
