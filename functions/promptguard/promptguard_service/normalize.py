@@ -5,7 +5,8 @@ character of it the offset of the original character it came from, so a span fou
 is a span of the caller's text. Steps, each undoing one evasion:
 
 - NFKC (full-width and mathematical letters, ligatures), then case folding;
-- zero-width and bidi control characters dropped;
+- zero-width, bidi control and variation-selector characters dropped, and "Zalgo" stacks of
+  combining marks;
 - confusables: Cyrillic / Greek / other look-alike letters inside a word that also holds Latin
   letters folded to Latin (a Russian word stays Russian);
 - leetspeak: digits and symbols inside a word that is mostly letters (`1gn0r3` -> `ignore`);
@@ -13,8 +14,9 @@ is a span of the caller's text. Steps, each undoing one evasion:
 - whitespace runs collapsed to one space (newlines kept: lines matter to the window scoring).
 
 `decoded_views(text)` finds encoded segments and returns their decoded text as further views; each
-decoded character maps to the whole encoded segment it came from. Encodings: base64, hex, URL
-encoding, 8-bit binary, Morse code; letter substitutions (rot13, Atbash, text written backwards),
+decoded character maps to the whole encoded segment it came from. Encodings: base64, base32, hex,
+URL encoding, 8-bit binary, Morse code, bytes hidden in variation selectors; letter substitutions
+(rot13 and the other Caesar shifts, Atbash, text written backwards),
 kept only where the result reads as more English than the original; ASCII hidden in invisible
 Unicode tag characters; and words chopped into short pieces (`ig no re pre vio us`), joined and split
 again into words.
@@ -64,6 +66,12 @@ _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+\.\w|(?:https?://|www\.)\S")
 # Single characters separated by one separator, at least 3 of them: "i g n o r e", "\在\存\在".
 _SPACED = re.compile(r"(?<![^\s\\/|*._-])(?:\w[ \\/|*._-]){2,}\w(?![^\s\\/|*._-])")
 _WS_RUN = re.compile(r"[^\S\n]{2,}")
+# "Zalgo" text: three or more combining marks stacked on one character (Vietnamese stacks two at most),
+# or marks on a space or an ASCII punctuation sign.
+_MARK_STACK = re.compile(
+    r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]{3,}"
+    r"|(?<=[\s!-/:-@\[-`{-~])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+"
+)
 
 
 @dataclass(frozen=True)
@@ -89,9 +97,13 @@ class View:
         return first, max(last + 1, first + 1) if end > start else first
 
 
+def _variation_selector(ch: str) -> bool:
+    return 0xFE00 <= ord(ch) <= 0xFE0F or 0xE0100 <= ord(ch) <= 0xE01EF
+
+
 @lru_cache(maxsize=16384)
 def _fold_char(ch: str) -> str:
-    if ch in _INVISIBLE or unicodedata.category(ch) == "Cf":
+    if ch in _INVISIBLE or unicodedata.category(ch) == "Cf" or _variation_selector(ch):
         return ""
     return unicodedata.normalize("NFKC", ch).casefold()
 
@@ -158,6 +170,11 @@ def _drop_spans(text: str, origin: list[int], drops: list[tuple[int, int]]) -> t
     return "".join(parts), kept
 
 
+def _drop_mark_stacks(text: str, origin: list[int]) -> tuple[str, list[int]]:
+    drops = [match.span() for match in _MARK_STACK.finditer(text)]
+    return _drop_spans(text, origin, drops) if drops else (text, origin)
+
+
 def _join_spaced(text: str, origin: list[int]) -> tuple[str, list[int]]:
     drops = [(i, i + 1) for match in _SPACED.finditer(text) for i in range(match.start() + 1, match.end(), 2)]
     return _drop_spans(text, origin, drops) if drops else (text, origin)
@@ -171,6 +188,7 @@ def _collapse_ws(text: str, origin: list[int]) -> tuple[str, list[int]]:
 def normalize(text: str) -> View:
     """The normalised view of `text` (see the module docstring)."""
     folded, origin = _fold(text)
+    folded, origin = _drop_mark_stacks(folded, origin)
     folded = _fix_words(folded)
     folded, origin = _join_spaced(folded, origin)
     folded, origin = _collapse_ws(folded, origin)
@@ -191,11 +209,14 @@ _SHORT_WORDS = frozenset(
 )
 """Common short words (a few Romance ones included): runs made mostly of these are prose, not chopped words."""
 _LOWER, _UPPER = string.ascii_lowercase.encode(), string.ascii_uppercase.encode()
-_ROT13 = bytes.maketrans(_LOWER + _UPPER, _LOWER[13:] + _LOWER[:13] + _UPPER[13:] + _UPPER[:13])
+_SHIFTS = [bytes.maketrans(_LOWER + _UPPER, _LOWER[k:] + _LOWER[:k] + _UPPER[k:] + _UPPER[:k]) for k in range(26)]
+"""Caesar shifts: `_SHIFTS[k]` moves each letter k places on."""
 _ATBASH = bytes.maketrans(_LOWER + _UPPER, _LOWER[::-1] + _UPPER[::-1])
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]?){8,}(?![0-9A-Fa-f])")
 _URLENC = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,40}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,12}){3,}")
+_B32 = re.compile(r"(?<![A-Z2-7])[A-Z2-7]{16,}={0,6}(?![A-Z2-7=])")
+_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{4,}")
 _BINARY = re.compile(r"(?<![01])(?:[01]{8}[ ,]?){4,}(?![01])")
 # Morse: at least six letter codes of dots and dashes, one space between letters, " / " or three spaces
 # between words.
@@ -256,6 +277,21 @@ def _decode_url(segment: str) -> str | None:
     return decoded if decoded != segment else None
 
 
+def _decode_b32(segment: str) -> str | None:
+    try:
+        return base64.b32decode(segment + "=" * (-len(segment) % 8)).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _decode_selectors(segment: str) -> str | None:
+    """Bytes hidden as variation selectors after an emoji (VS1-16 for 0-15, VS17-256 for 16-255)."""
+    try:
+        return bytes(ord(ch) - 0xFE00 if ord(ch) <= 0xFE0F else ord(ch) - 0xE0100 + 16 for ch in segment).decode()
+    except UnicodeDecodeError:
+        return None
+
+
 def _decode_binary(segment: str) -> str | None:
     bits = re.sub(r"[ ,]", "", segment)
     try:
@@ -295,16 +331,34 @@ def _decode_chopped(segment: str) -> str | None:
     return None
 
 
+def _common_words(text: bytes) -> int:
+    return len(_COMMON.findall(text.lower()))
+
+
+_ENGLISH_LETTERS = np.array(
+    [8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.15, 0.77, 4.0, 2.4, 6.7, 7.5, 1.9, 0.095, 6.0, 6.3, 9.1, 2.8,
+     0.98, 2.4, 0.15, 2.0, 0.074]
+)  # fmt: skip
+"""Letter frequencies of English text, a to z, in per cent."""
+
+
+def _unshift(text: bytes) -> bytes:
+    """`text` with a Caesar shift other than rot13 undone: the shift whose letter frequencies fit English
+    best. Text that already reads as English (a common word per 40 characters) is left as it is."""
+    if _common_words(text) * 40 >= len(text):
+        return text
+    counts = np.bincount(np.frombuffer(text.lower(), dtype=np.uint8), minlength=256)[97:123]
+    fits = [float(np.roll(counts, -shift) @ _ENGLISH_LETTERS) if shift not in (0, 13) else -1.0 for shift in range(26)]
+    return text.translate(_SHIFTS[-int(np.argmax(fits)) % 26])
+
+
 SUBSTITUTIONS: dict[str, Callable[[bytes], bytes]] = {
-    "rot13": lambda text: text.translate(_ROT13),
+    "rot13": lambda text: text.translate(_SHIFTS[13]),
+    "caesar": _unshift,
     "atbash": lambda text: text.translate(_ATBASH),
     "reversed": lambda text: text[::-1],
 }
 """Letter substitutions undone, on ASCII; a text gets such a view only where it then reads as more English."""
-
-
-def _common_words(text: bytes) -> int:
-    return len(_COMMON.findall(text.lower()))
 
 
 def _substituted(undo: Callable[[bytes], bytes]) -> Callable[[str], str | None]:
@@ -321,6 +375,8 @@ _DECODERS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] 
     ("base64", _B64, _decode_b64),
     ("hex", _HEX, _decode_hex),
     ("url_encoding", _URLENC, _decode_url),
+    ("base32", _B32, _decode_b32),
+    ("variation_selectors", _SELECTORS, _decode_selectors),
     ("binary", _BINARY, _decode_binary),
     ("morse", _MORSE, _decode_morse),
     ("unicode_tags", _TAGS, _decode_tags),

@@ -156,9 +156,9 @@ TOOLS = [
         name="promptguard_check",
         title="Screen a text for prompt injection",
         description="Checks one untrusted text delta (a user prompt, a retrieved chunk or a tool result) for prompt "
-        "injection: normalisation against evasion (Unicode, homoglyphs, leetspeak, spacing, chopped and misspelt "
-        "words, base64/hex/URL/binary/Morse/rot13/Atbash/reversed/Unicode-tag encodings), named rules, a small "
-        "learned model scored "
+        "injection: normalisation against evasion (Unicode, homoglyphs, Zalgo, leetspeak, spacing, chopped and "
+        "misspelt words, base64/base32/hex/URL/binary/Morse/Caesar/Atbash/reversed encodings, text hidden in "
+        "Unicode tags or variation selectors), named rules, a small learned model scored "
         "over windows, and optionally Amazon Bedrock "
         "Guardrails. Returns injection, a calibrated score, policy allow|flag|block, the intent and the spans "
         "that triggered. Never fails open (degraded: true when a second opinion is down). Costs 1 credit.",
