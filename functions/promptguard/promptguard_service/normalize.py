@@ -391,7 +391,11 @@ def decoded_segments(text: str, limit: int = _MAX_VIEWS) -> list[tuple[str, int,
     ascii_text = text.lower().encode("ascii", "ignore")
     common = _common_words(ascii_text)
     # Cheap gate per substitution: the whole text has more common English words once it is undone.
-    readable = {name for name, undo in SUBSTITUTIONS.items() if _common_words(undo(ascii_text)) > common}
+    readable = {
+        name
+        for name, undo in SUBSTITUTIONS.items()
+        if (undone := undo(ascii_text)) is not ascii_text and _common_words(undone) > common
+    }  # an undo that leaves the text as it is (a Caesar shift on English) costs no second count
     for name, pattern, decode in _DECODERS:
         if (name == "url_encoding" and "%" not in text) or (name in SUBSTITUTIONS and name not in readable):
             continue
