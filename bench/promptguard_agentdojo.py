@@ -64,7 +64,6 @@ CONTEXTS = ("tool_result", "rag_chunk")
 class Item:
     """One thing a tool returns, with the injection vectors it holds."""
 
-    suite: str
     value: Any
     vectors: tuple[str, ...]
 
@@ -148,7 +147,7 @@ def _load(path: Path) -> Any:
     return yaml.load(path.read_text(), Loader)  # a SafeLoader with one extra tag
 
 
-def items(suite: str, environment: Any, vectors: set[str]) -> list[Item]:
+def items(environment: Any, vectors: set[str]) -> list[Item]:
     """The environment's returnable items: each dict in a list (an e-mail, an event, a hotel), not nested
     in another, and each longer text outside any list (a web page, a file's content)."""
     found: list[Item] = []
@@ -159,7 +158,7 @@ def items(suite: str, environment: Any, vectors: set[str]) -> list[Item]:
 
     def walk(value: Any, in_list: bool) -> None:
         if isinstance(value, dict) and in_list:
-            found.append(Item(suite, value, held(value)))
+            found.append(Item(value, held(value)))
         elif isinstance(value, dict):
             for child in value.values():
                 walk(child, False)
@@ -167,7 +166,7 @@ def items(suite: str, environment: Any, vectors: set[str]) -> list[Item]:
             for child in value:
                 walk(child, True)
         elif isinstance(value, str) and not in_list and (held(value) or (len(value) >= 40 and " " in value)):
-            found.append(Item(suite, value, held(value)))
+            found.append(Item(value, held(value)))
 
     walk(environment, False)
     return found
@@ -196,7 +195,7 @@ def corpus(package: Path, per_attack: int) -> tuple[list[str], dict[str, list[st
     attacked: dict[str, list[str]] = {name: [] for name in templates}
     for suite_dir in sorted((package / "data" / "suites").iterdir()):
         defaults = {name: spec["default"] for name, spec in _load(suite_dir / "injection_vectors.yaml").items()}
-        for item in items(suite_dir.name, _load(suite_dir / "environment.yaml"), set(defaults)):
+        for item in items(_load(suite_dir / "environment.yaml"), set(defaults)):
             clean.append(render(item, defaults))
             for name, template in templates.items():
                 suite_goals = goals[suite_dir.name] if "{goal}" in template else [""]
