@@ -58,6 +58,8 @@ USER = "Emma Johnson"
 MODEL = "GPT-4"
 """The model name AgentDojo's templates address; it takes it from the pipeline under test."""
 CONTEXTS = ("tool_result", "rag_chunk")
+_FIELD = re.compile(r"\{(\w+)\}")
+"""A placeholder: `{goal}` in a template, `{injection_bill_text}` in a suite's data."""
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,7 @@ def _class_constants(node: ast.ClassDef | ast.Module, outer: dict[str, Any]) -> 
 
 
 def _fields(template: str) -> list[str]:
-    return re.findall(r"\{(\w+)\}", template)
+    return _FIELD.findall(template)
 
 
 def _load(path: Path) -> Any:
@@ -177,7 +179,7 @@ def render(item: Item, filled: dict[str, str]) -> str:
 
     def fill(value: Any) -> Any:
         if isinstance(value, str):
-            return re.sub(r"\{(\w+)\}", lambda m: filled.get(m[1], m[0]), value)
+            return _FIELD.sub(lambda m: filled.get(m[1], m[0]), value)
         if isinstance(value, dict):
             return {key: fill(child) for key, child in value.items()}
         if isinstance(value, list):
