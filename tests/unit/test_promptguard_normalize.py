@@ -89,6 +89,10 @@ def test_a_russian_word_is_not_folded_to_latin() -> None:
             lambda s: "".join(chr(0xFE00 + b if b < 16 else 0xE0100 + b - 16) for b in s.encode()),
         ),
         ("unicode_tags", lambda s: "".join(chr(0xE0000 + ord(ch)) for ch in s)),
+        (  # Cyrillic o and e, then the UTF-8 bytes read as Windows-1252 ("Ð¾" for a Cyrillic o)
+            "mojibake",
+            lambda s: s.replace("o", "\u043e").replace("e", "\u0435").encode().decode("cp1252"),
+        ),
         ("caesar", lambda s: s.translate(CAESAR_5)),
         ("chopped_words", lambda s: " ".join(w[i : i + 3] for w in s.rstrip(".").split() for i in range(0, len(w), 3))),
     ],

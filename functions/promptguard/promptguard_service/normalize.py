@@ -15,7 +15,8 @@ is a span of the caller's text. Steps, each undoing one evasion:
 
 `decoded_views(text)` finds encoded segments and returns their decoded text as further views; each
 decoded character maps to the whole encoded segment it came from. Encodings: base64, base32, hex,
-URL encoding, 8-bit binary, Morse code, bytes hidden in variation selectors; letter substitutions
+URL encoding, 8-bit binary, Morse code, bytes hidden in variation selectors, UTF-8 read as Windows-1252
+("mojibake": Cyrillic look-alikes, their bytes read as Windows-1252, are "Ð¾" for "o"); letter substitutions
 (rot13 and the other Caesar shifts, Atbash, text written backwards),
 kept only where the result reads as more English than the original; ASCII hidden in invisible
 Unicode tag characters; and words chopped into short pieces (`ig no re pre vio us`), joined and split
@@ -233,6 +234,12 @@ _MORSE_CODE = dict(
     )
 )
 """International Morse code (ITU-R M.1677-1): letters, digits and common punctuation."""
+# Mojibake: a line holding a lead byte of a multi-byte UTF-8 character (Â-ô) followed by what a
+# continuation byte (0x80-0xBF) reads as in Windows-1252.
+_MOJIBAKE = re.compile(
+    "[^\n]*[\u00c2-\u00f4][\u00a0-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
+    "\u2013\u2014\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122][^\n]*"
+)
 _LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z ,.'!?:;-]{30,}")
 _COMMON = re.compile(
     rb"\b(?:the|and|you|your|to|of|is|are|all|with|for|this|that|ignore|instructions?|prompt|system)\b"
@@ -290,6 +297,15 @@ def _decode_selectors(segment: str) -> str | None:
         return bytes(ord(ch) - 0xFE00 if ord(ch) <= 0xFE0F else ord(ch) - 0xE0100 + 16 for ch in segment).decode()
     except UnicodeDecodeError:
         return None
+
+
+def _decode_mojibake(segment: str) -> str | None:
+    for codec in ("cp1252", "latin-1"):  # Windows-1252 leaves five bytes undefined; Latin-1 reads them
+        try:
+            return segment.encode(codec).decode("utf-8")
+        except UnicodeError:
+            continue
+    return None
 
 
 def _decode_binary(segment: str) -> str | None:
@@ -377,6 +393,7 @@ _DECODERS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] 
     ("url_encoding", _URLENC, _decode_url),
     ("base32", _B32, _decode_b32),
     ("variation_selectors", _SELECTORS, _decode_selectors),
+    ("mojibake", _MOJIBAKE, _decode_mojibake),
     ("binary", _BINARY, _decode_binary),
     ("morse", _MORSE, _decode_morse),
     ("unicode_tags", _TAGS, _decode_tags),
