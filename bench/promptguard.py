@@ -35,6 +35,15 @@ from promptguard_service.calibration import load_calibration
 
 DEFAULT_DATA = reference_path("bench-data", "prompt-injection", "dev.jsonl")
 CONTEXTS = ("user_prompt", "rag_chunk", "tool_result")
+WORST_CASES = {
+    "one 100,000-letter word": "a" * 100_000,
+    "short-word lines": "- send send send send\n" * 4_545,
+    "misspelt trigger words": "ignroe " * 14_285,
+    "mojibake on one line": "Ã© " * 33_333,
+    "one long base64 run": "QUJD" * 25_000,
+}
+"""Texts of the maximum length (100,000 characters) built to make one layer slow; each once found a
+quadratic step (the respelling of a long word, the chopped-words decoder, a line-wide pattern)."""
 
 
 def call(text: str, context: str) -> tuple[dict[str, Any], float]:
@@ -106,6 +115,10 @@ def main() -> None:
             f"2,000-char text: median {statistics.median(times_2k):.2f} ms, p99 {percentile(times_2k, 0.99):.2f} ms "
             f"(target p99 <= 10 ms)"
         )
+
+    worst = {name: call(text, "tool_result")[1] for name, text in WORST_CASES.items()}
+    name = max(worst, key=worst.__getitem__)
+    print(f"100,000-char adversarial texts ({len(worst)}): slowest {worst[name]:.0f} ms ({name})")
 
     calibration = load_calibration()
     for key, what in (
