@@ -17,8 +17,9 @@
    `FITS`) are refitted on everything and written to `promptguard_service/model.npz`.
 
 Every fit also trains on the team's benign prompts in `scripts/promptguard_benign_prompts.txt`
-(role prompts, formatting orders: what the benchmark's benign rows lack); they are never held out
-and never scored, so every figure is the benchmark's.
+(role prompts, formatting orders: what the benchmark's benign rows lack), and the document model on
+the attack templates of two red-teaming kits as well (`promptguard_corpora`: attacks the benchmark
+does not have); they are never held out and never scored, so every figure is the benchmark's.
 
 Logistic regression is fitted with full-batch Adam in numpy; no other dependency. While tuning,
 `--cache` keeps the windows, `--oof-out` saves the held-out logits and `--oof-in` recalibrates from them.
@@ -44,6 +45,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "functions" / "promptguard"), str(ROOT / "bench")]
 
+from promptguard_corpora import extra_rows
 from reference import reference_path
 
 from promptguard_service import calibration as calib
@@ -140,10 +142,12 @@ class Units:
     label: list[float] = field(default_factory=list)
     weight: list[float] = field(default_factory=list)
     row: list[int] = field(default_factory=list)
+    documents_only_from: int | None = None
+    """The first row (the kits') that trains the document model only, if any."""
 
     @property
     def row_count(self) -> int:
-        """Rows the windows come from: the benchmark's, then `extra_benign_rows`."""
+        """Rows the windows come from: the benchmark's, then `extra_benign_rows` and the kits' `extra_rows`."""
         return max(self.row) + 1
 
 
@@ -250,8 +254,15 @@ def fit(units: Units, keep: np.ndarray, *, iterations: int, l2: float) -> Model:
 
 
 def fit_models(units: Units, keep: np.ndarray, kinds: tuple[str, ...] = KINDS) -> dict[str, Model]:
-    """The models of `kinds`, each fitted with its `FITS` settings on every window of the kept rows."""
-    return {kind: fit(units, keep, iterations=FITS[kind].iterations, l2=FITS[kind].l2) for kind in kinds}
+    """The models of `kinds`, each fitted with its `FITS` settings on every window of the kept rows
+    (for the prompt model, none from `Units.documents_only_from` on)."""
+    models = {}
+    for kind in kinds:
+        kept = keep.copy()
+        if kind == "prompt" and units.documents_only_from is not None:
+            kept[units.documents_only_from :] = False
+        models[kind] = fit(units, kept, iterations=FITS[kind].iterations, l2=FITS[kind].l2)
+    return models
 
 
 def text_logits(models: dict[str, Model], rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
@@ -347,7 +358,7 @@ SCHEMES = ("source", "random")
 def held_out_logits(rows: list[dict[str, Any]], units: Units, started: float, scheme: str) -> np.ndarray:
     """Every row's logit from the models fitted without its fold (`folds(rows, scheme)`)."""
     oof = np.zeros(len(rows))
-    keep = np.ones(units.row_count, dtype=bool)  # rows past the benchmark's (`extra_benign_rows`) always kept
+    keep = np.ones(units.row_count, dtype=bool)  # rows past the benchmark's (team's and kits') always kept
     for name, held in folds(rows, scheme).items():
         held_rows = [rows[i] for i in np.flatnonzero(held)]
         kinds = tuple(sorted({kind_of(r["context"]) for r in held_rows}))  # only the models the fold needs
@@ -422,8 +433,11 @@ def main() -> None:
     if args.cache and args.cache.exists():
         spans, units = pickle.loads(args.cache.read_bytes())
     else:
-        spans = attack_spans(rows)
-        units = build_units(rows + extra_benign_rows(), spans)
+        kit_rows, kit_spans = extra_rows(rows)
+        spans = attack_spans(rows) | kit_spans
+        trained = rows + extra_benign_rows()
+        units = build_units(trained + kit_rows, spans)
+        units.documents_only_from = len(trained)  # see `promptguard_corpora`: they cost the prompt model
         if args.cache:
             args.cache.write_bytes(pickle.dumps((spans, units)))
     print(f"{len(rows)} rows, {len(spans)} attack spans, {len(units.label)} windows ({time.time() - started:.0f} s)")
