@@ -3,8 +3,10 @@ their worst window (one injected sentence is found and spotlighted; length alone
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from promptguard_service.calibration import CONTEXTS, fit_calibration
 from promptguard_service.engine import check
 from promptguard_service.model import KINDS, WEIGHTS_PATH, load_models
 
@@ -393,3 +395,20 @@ def test_orders_on_the_form_of_the_readers_reply_are_words_to_the_model(line: st
     verdict = check("\n".join([*ARTICLE[:4], line, *ARTICLE[4:]]), "tool_result")
     rules_layer = next(layer for layer in verdict.layers if layer.name == "rules")
     assert ("addressed_to_model" in (rules_layer.detail or "")) is addressed, rules_layer
+
+
+def test_block_is_the_strictest_threshold_where_balanced_accuracy_is_flat() -> None:
+    # Held-out logits of 20 benign and 20 injected texts per context. Blocking from the injection at
+    # 2.0 or from the one at 3.0 has the same balanced accuracy: the higher threshold misses the 2.0
+    # injection but spares the benign text at 2.5. The stricter one is chosen.
+    benign = [-5.0 - 0.1 * k for k in range(19)] + [2.5]
+    injected = [2.0] + [3.0 + 0.1 * k for k in range(19)]
+    rows = [
+        {"context": context, "label": label, "category": "benign"}
+        for context in CONTEXTS
+        for label in ["benign"] * len(benign) + ["injection"] * len(injected)
+    ]
+    calibration = fit_calibration(rows, np.tile(benign + injected, len(CONTEXTS)))
+    for context in CONTEXTS:
+        a, c = calibration["platt"][context]
+        assert calibration["thresholds"][context]["block"] == pytest.approx(1 / (1 + np.exp(-(a * 3.0 + c))), abs=1e-6)

@@ -2,8 +2,9 @@
 
 `calibration.json` (written by `scripts/train_promptguard.py`) holds, per context, Platt scaling
 `sigmoid(a * logit + c)` fitted on *held-out* logits (leave-one-source-out), and the `flag` and
-`block` thresholds chosen on those held-out scores: `block` maximises balanced accuracy while at
-most ~5 % of the context's benign texts (and of the hard negatives) are blocked; `flag` lets ~15 %
+`block` thresholds chosen on those held-out scores: `block` maximises balanced accuracy (the highest
+threshold within `_BA_SLACK` of the best) while at most ~5 % of the context's benign texts (and of the
+hard negatives) are blocked; `flag` lets ~15 %
 of benign texts through to a human or a stricter check. It also records the held-out figures.
 """
 
@@ -21,6 +22,11 @@ CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
 CONTEXTS = ("user_prompt", "rag_chunk", "tool_result")
 _BLOCK_FPR = 0.05
 _FLAG_FPR = 0.15
+_BA_SLACK = 0.005
+"""`block` is the highest threshold whose balanced accuracy is within this of the best. The curve is
+flat near its top, and there the benchmark's few kinds of benign documents say little about others:
+on rag_chunk, the best threshold (0.40) and the highest within 0.005 of it (0.74) block 67 % and 46 %
+of benign technical documents (`bench/promptguard_documents.py`)."""
 
 
 def _platt(logits: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
@@ -64,11 +70,10 @@ def fit_calibration(rows: list[dict[str, Any]], logits: np.ndarray) -> dict[str,
         if hard.any():
             limit = max(limit, _threshold_at(probs[hard], _BLOCK_FPR))
         candidates = np.unique(np.concatenate([probs, [0.5]]))
-        best, best_score = max(limit, 0.5), -1.0
-        for t in candidates[candidates >= limit]:
-            score = ((probs[labels == 1] >= t).mean() + (probs[labels == 0] < t).mean()) / 2
-            if score > best_score:
-                best, best_score = float(t), float(score)
+        candidates = candidates[candidates >= limit]
+        recall = np.array([(probs[labels == 1] >= t).mean() for t in candidates])
+        scores = (recall + np.array([(probs[labels == 0] < t).mean() for t in candidates])) / 2
+        best = float(candidates[scores >= scores.max() - _BA_SLACK].max()) if len(candidates) else max(limit, 0.5)
         flag = min(_threshold_at(probs[labels == 0], _FLAG_FPR), best)
         platt[context] = [round(a, 6), round(c, 6)]
         thresholds[context] = {"flag": round(flag, 6), "block": round(best, 6)}
