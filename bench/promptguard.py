@@ -59,12 +59,14 @@ def call(text: str, context: str) -> tuple[dict[str, Any], float]:
     return reply.structured_content, (time.perf_counter() - started) * 1000
 
 
-def recall_at_fpr(scores: list[float], labels: list[int], fpr: float = 0.05) -> float:
+def recall_at_fpr(scores: list[float], labels: list[int], fpr: float = 0.05) -> float | None:
+    """Recall of the injections above the score that at most `fpr` of the benign rows reach (None without both)."""
     benign = sorted((s for s, y in zip(scores, labels, strict=True) if y == 0), reverse=True)
-    k = math.floor(fpr * len(benign))
-    threshold = benign[min(k, len(benign) - 1)]
-    hits = [s > threshold for s, y in zip(scores, labels, strict=True) if y == 1]
-    return sum(hits) / len(hits)
+    injected = [s for s, y in zip(scores, labels, strict=True) if y == 1]
+    if not benign or not injected:
+        return None
+    threshold = benign[min(math.floor(fpr * len(benign)), len(benign) - 1)]
+    return sum(s > threshold for s in injected) / len(injected)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -95,10 +97,11 @@ def main() -> None:
         blocked = [r[1]["policy"] == "block" for r in part]
         tpr = sum(b for b, y in zip(blocked, labels, strict=True) if y) / max(1, sum(labels))
         tnr = sum(not b for b, y in zip(blocked, labels, strict=True) if not y) / max(1, len(labels) - sum(labels))
-        recall = f"{recall_at_fpr(scores, labels):.3f}" if context != "all" else "-"
+        recall = recall_at_fpr(scores, labels) if context != "all" else None
+        recall_text = f"{recall:.3f}" if recall is not None else "-"
         times = [r[2] for r in part]
         print(
-            f"{context:<12} {len(part):>5} {recall:>13} {(tpr + tnr) / 2:>14.3f} "
+            f"{context:<12} {len(part):>5} {recall_text:>13} {(tpr + tnr) / 2:>14.3f} "
             f"{statistics.median(times):>10.2f} {percentile(times, 0.99):>8.2f}"
         )
     hard = [r for r in results if r[0]["category"] == "hard_negative"]
