@@ -8,6 +8,7 @@ import codecs
 
 import pytest
 
+from promptguard_service import normalize as normalize_module
 from promptguard_service import rules
 from promptguard_service.engine import check
 from promptguard_service.normalize import decoded_views, normalize, views
@@ -119,6 +120,24 @@ def test_misspelt_trigger_words_are_respelt_in_a_view_of_their_own() -> None:
     assert verdict.policy == "block"
     spans = [text[s.start : s.end] for s in verdict.spotlight if s.reason == "rule:override_instructions"]
     assert spans and spans[0].startswith("ignroe") and spans[0].endswith("iunstructions")
+
+
+def one_edits(word: str) -> set[str]:
+    """`word` with one letter left out, added, changed or two neighbours swapped."""
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return (
+        {a + b[1:] for a, b in cuts if b}
+        | {a + "q" + b for a, b in cuts}
+        | {a + "q" + b[1:] for a, b in cuts if b}
+        | {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+    ) - {word}
+
+
+def test_every_one_edit_misspelling_of_a_trigger_word_is_found() -> None:
+    """The cheap test on a token's first letters must not drop any misspelling (each edit, each position)."""
+    misspelt = {edit: word for word in normalize_module._TRIGGER_WORDS for edit in one_edits(word) if len(edit) >= 5}
+    missed = {edit for edit in misspelt if normalize_module._near_trigger(edit) is None}
+    assert not missed - set(normalize_module._TRIGGER_WORDS)  # an edit that is another trigger word stays
 
 
 def test_accents_and_emoji_presentation_are_kept_or_dropped_without_loss() -> None:

@@ -42,6 +42,8 @@ from urllib.parse import unquote
 
 import numpy as np
 
+from promptguard_service.openings import with_opening
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -129,11 +131,16 @@ def _fold(text: str) -> tuple[str, list[int]]:
 
 
 # A word where a Latin letter touches a digit/symbol or a non-ASCII letter: leetspeak or homoglyphs.
-_MIXED_WORD = re.compile(r"(?<!\S)\S*?(?:[a-z][0-9@$|!]|[0-9@$|!][a-z]|[a-z][^\x00-\x7f\s]|[^\x00-\x7f\s][a-z])\S*")
+_MIXED_PAIR = r"(?:[a-z][0-9@$|!]|[0-9@$|!][a-z]|[a-z][^\x00-\x7f\s]|[^\x00-\x7f\s][a-z])"
+_MIXED = re.compile(_MIXED_PAIR)
+"""Most texts have no such pair: one search for it is cheaper than trying every word."""
+_MIXED_WORD = re.compile(rf"(?<!\S)\S*?{_MIXED_PAIR}\S*")
 
 
 def _fix_words(text: str) -> str:
     """Confusable and leetspeak folding inside words; keeps the length so offsets hold."""
+    if not _MIXED.search(text):
+        return text
     chars: list[str] | None = None
     for match in _MIXED_WORD.finditer(text):
         word = match.group()
@@ -214,14 +221,14 @@ _SHIFTS = [bytes.maketrans(_LOWER + _UPPER, _LOWER[k:] + _LOWER[:k] + _UPPER[k:]
 """Caesar shifts: `_SHIFTS[k]` moves each letter k places on."""
 _ATBASH = bytes.maketrans(_LOWER + _UPPER, _LOWER[::-1] + _UPPER[::-1])
 _B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
-_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]?){8,}(?![0-9A-Fa-f])")
+_HEX = with_opening(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]?){8,}(?![0-9A-Fa-f])")
 _URLENC = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,40}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,12}){3,}")
-_B32 = re.compile(r"(?<![A-Z2-7])[A-Z2-7]{16,}={0,6}(?![A-Z2-7=])")
+_B32 = with_opening(r"(?<![A-Z2-7])[A-Z2-7]{16,}={0,6}(?![A-Z2-7=])")
 _SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{4,}")
-_BINARY = re.compile(r"(?<![01])(?:[01]{8}[ ,]?){4,}(?![01])")
+_BINARY = with_opening(r"(?<![01])(?:[01]{8}[ ,]?){4,}(?![01])")
 # Morse: at least six letter codes of dots and dashes, one space between letters, " / " or three spaces
 # between words.
-_MORSE = re.compile(r"(?<![\w.-])[.-]{1,6}(?:(?: | / |   )[.-]{1,6}){5,}(?![\w.-])")
+_MORSE = with_opening(r"(?<![\w.-])[.-]{1,6}(?:(?: | / |   )[.-]{1,6}){5,}(?![\w.-])")
 _MORSE_CODE = dict(
     zip(
         (
@@ -357,6 +364,8 @@ _ENGLISH_LETTERS = np.array(
      0.98, 2.4, 0.15, 2.0, 0.074]
 )  # fmt: skip
 """Letter frequencies of English text, a to z, in per cent."""
+_SHIFTED_ENGLISH = np.stack([np.roll(_ENGLISH_LETTERS, shift) for shift in range(26)], axis=1)
+"""Column `shift`: English letter frequencies as they stand in a text shifted by `shift` letters."""
 
 
 def _unshift(text: bytes) -> bytes:
@@ -365,7 +374,8 @@ def _unshift(text: bytes) -> bytes:
     if _common_words(text) * 40 >= len(text):
         return text
     counts = np.bincount(np.frombuffer(text.lower(), dtype=np.uint8), minlength=256)[97:123]
-    fits = [float(np.roll(counts, -shift) @ _ENGLISH_LETTERS) if shift not in (0, 13) else -1.0 for shift in range(26)]
+    fits = counts @ _SHIFTED_ENGLISH
+    fits[[0, 13]] = -1.0  # no shift, and rot13 (a view of its own)
     return text.translate(_SHIFTS[-int(np.argmax(fits)) % 26])
 
 
@@ -388,6 +398,8 @@ def _substituted(undo: Callable[[bytes], bytes]) -> Callable[[str], str | None]:
     return decode
 
 
+_NON_ASCII_ENCODINGS = frozenset({"variation_selectors", "mojibake", "unicode_tags"})
+"""Encodings whose segments hold non-ASCII characters: an ASCII text has none to look for."""
 _DECODERS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] = (
     ("base64", _B64, _decode_b64),
     ("hex", _HEX, _decode_hex),
@@ -414,8 +426,13 @@ def decoded_segments(text: str, limit: int = _MAX_VIEWS) -> list[tuple[str, int,
         for name, undo in SUBSTITUTIONS.items()
         if (undone := undo(ascii_text)) is not ascii_text and _common_words(undone) > common
     }  # an undo that leaves the text as it is (a Caesar shift on English) costs no second count
+    plain_ascii = text.isascii()
     for name, pattern, decode in _DECODERS:
-        if (name == "url_encoding" and "%" not in text) or (name in SUBSTITUTIONS and name not in readable):
+        if (
+            (name == "url_encoding" and "%" not in text)
+            or (name in SUBSTITUTIONS and name not in readable)
+            or (name in _NON_ASCII_ENCODINGS and plain_ascii)
+        ):
             continue
         read = 0
         for match in pattern.finditer(text):
@@ -441,6 +458,8 @@ _ONE_OFF: dict[str, str] = {
     **{word: word for word in _TRIGGER_WORDS},
 }
 """Each trigger word, and each string one deletion away from it: a word's misspelling shares one with it."""
+_ONE_OFF_OPENINGS = frozenset(key[:3] for key in _ONE_OFF)
+"""The first three letters of every `_ONE_OFF` key: a cheap test that no deletion from a token is one."""
 _WORD = re.compile(rf"(?<![a-z])[a-z]{{5,{max(map(len, _TRIGGER_WORDS)) + 1}}}(?![a-z])")
 """A whole run of letters that could be one edit from a trigger word; a longer one is skipped, not
 tried: its deletions cost the square of its length (100,000 letters took 2.6 s)."""
@@ -456,9 +475,13 @@ def _english_words() -> frozenset[str]:
 
 
 def _near_trigger(token: str) -> str | None:
-    """The trigger word `token` misspells (one letter left out, added, changed or two swapped), if any."""
+    """The trigger word `token` (five letters or more, as `_WORD` finds them) misspells (one letter left out,
+    added, changed or two swapped), if any."""
     if token in _ONE_OFF:
         return _ONE_OFF[token] if _ONE_OFF[token] != token else None
+    # A deletion from the token opens with its letters 2-4 (the first deleted), 1+3-4, 1-2+4 or 1-3.
+    if not {token[1:4], token[0] + token[2:4], token[:2] + token[3], token[:3]} & _ONE_OFF_OPENINGS:
+        return None
     shorter = (token[:i] + token[i + 1 :] for i in range(len(token)))
     return next((_ONE_OFF[variant] for variant in shorter if variant in _ONE_OFF), None)
 

@@ -101,8 +101,8 @@ def dense_matrix(
     if len(segs) >= 4 and sum(table) >= 0.7 * len(segs):
         for i, is_table in enumerate(table):
             seg_flags[i, 0] = 0.0 if is_table else 1.0
-    if len(text) >= 200:
-        scripts = _scripts(text)
+    scripts = _scripts(text) if len(text) >= 200 else None
+    if scripts is not None and len(np.unique(scripts[scripts >= 0])) > 1:  # else no line's script can differ
         main, _ = _dominant(scripts)
         for i, (start, end) in enumerate(segs):
             script, letters = _dominant(scripts[start:end])
