@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from promptguard_service import rules
-from promptguard_service.openings import with_opening
+from promptguard_service.openings import lookahead, with_opening
 
 TRICKY = [
     r"\b(?:ignore|forget)\s+all\b",
@@ -56,6 +56,24 @@ def test_most_rules_get_a_lookahead() -> None:
     behind = [rule.name for rule in (*rules.RULES, *rules.EXTRA_STRONG) if bare(rule) is not rule.pattern]
     assert len(behind) >= 0.8 * len(rules.RULES + rules.EXTRA_STRONG)
     assert {"authority_claim", "agent_hijack", "safety_off", "persona_template"} <= set(behind)
+
+
+def test_lookahead_alone_is_empty_where_the_opening_cannot_be_listed() -> None:
+    assert lookahead(r"\bsend|post") == "(?=[ps])"
+    assert lookahead(r"(?:send)?") == ""
+
+
+INNER = r"(?:^|(?<=[.\n]))(?=[^.\n]*?{ahead}(?:ignore|forget))(?![^.\n]*?{ahead_own}(?:\bmy\b|\bhow))[^.\n]*?(?:ignore|forget)"
+"""A sentence-level question as `secret_request` asks it: alternations tried at each character of a lazy loop."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*VOCABULARY, "my", "how", "forget", "."]), max_size=30))
+def test_a_lookahead_inside_a_lazy_loop_keeps_the_matches(words: list[str]) -> None:
+    text = " ".join(words)
+    inside = INNER.format(ahead=lookahead("ignore|forget"), ahead_own=lookahead(r"\bmy\b|\bhow"))
+    assert "(?=[" in inside
+    assert spans(re.compile(inside), text) == spans(re.compile(INNER.format(ahead="", ahead_own="")), text)
 
 
 @settings(max_examples=300, deadline=None)

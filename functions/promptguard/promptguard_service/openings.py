@@ -81,11 +81,20 @@ def _sequence(items: list[tuple[Any, Any]]) -> First:
     return found, True
 
 
-def with_opening(rx: str) -> re.Pattern[str]:
-    """`rx` compiled, behind a lookahead for its opening characters when they are few and it cannot match
-    the empty string (an empty match opens with no character)."""
+def lookahead(rx: str) -> str:
+    """`(?=[...])` listing the characters a match of `rx` can open with, or "" when they are too many to
+    pay, cannot be listed or `rx` can match the empty string (an empty match opens with no character).
+
+    Put in front of an alternation that a pattern tries at many positions, for example after a lazy
+    `[^.]*?`, it spares trying each branch where none can open."""
     parsed = _parser.parse(rx)
     first = None if parsed.state.flags & re.IGNORECASE else _sequence(parsed.data)
     if first is None or first[1] or not first[0] or len(first[0]) > _MOST:
-        return re.compile(rx)
-    return re.compile(f"(?=[{''.join(sorted(map(re.escape, first[0])))}])(?:{rx})")
+        return ""
+    return f"(?=[{''.join(sorted(map(re.escape, first[0])))}])"
+
+
+def with_opening(rx: str) -> re.Pattern[str]:
+    """`rx` compiled behind its `lookahead`."""
+    ahead = lookahead(rx)
+    return re.compile(f"{ahead}(?:{rx})" if ahead else rx)

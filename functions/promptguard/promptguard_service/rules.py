@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from promptguard_service.openings import with_opening
+from promptguard_service.openings import lookahead, with_opening
 
 Strength = Literal["strong", "weak"]
 
@@ -290,6 +290,9 @@ _OWN_OR_HOW = (
     r"重置|忘记|忘了|修改"
 )
 """In the sentence of a password question: the asker's own password, or how to handle one. Not a leak."""
+_SECRET_AHEAD = lookahead(_SECRET)
+_SENTENCE = r"[^.。?？।\n]"
+"""A character inside a sentence (of a question: `[?？]` ends it)."""
 _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
     (
         "payload_marker",
@@ -457,8 +460,12 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # A request for the model's password or secret, in the languages `prompt_leak` lacks.
         # Asked for: "your" before it, or a question about it that is not about the asker's own password
         # or how to handle one ("wie setze ich mein Passwort zurück?").
-        rf"(?:{_YOUR})[^.。,，\n]{{0,20}}(?:{_SECRET})"
-        rf"|(?:^|(?<=[.。!?？।\n]))(?![^.。?？।\n]*(?:{_OWN_OR_HOW}))[^.。?？।\n]*?(?:{_SECRET})[^.。?？।\n]{{0,60}}[?？]",
+        # The question branch reads a sentence at most three times: for a secret asked about, for the
+        # asker's own, then to match; each alternation behind its `lookahead` (3.9 -> 0.5 ms on 2,000 chars).
+        rf"{lookahead(_YOUR)}(?:{_YOUR})[^.。,，\n]{{0,20}}(?:{_SECRET})"
+        rf"|(?:^|(?<=[.。!?？।\n]))(?={_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？])"
+        rf"(?!{_SENTENCE}*?{lookahead(_OWN_OR_HOW)}(?:{_OWN_OR_HOW}))"
+        rf"{_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？]",
         ("passwort", "kennwort", "contraseña", "senha", "palavra-passe", "mot de passe", "пароль", "비밀", "mật khẩu",
          "पासवर्ड", "密码", "密碼", "パスワード", "şifre", "كلمة", "wachtwoord", "hasło", "código secreto", "기밀",
          "secret code", "geheimcode", "code secret"),
