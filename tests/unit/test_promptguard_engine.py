@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from promptguard_service import rules
 from promptguard_service.calibration import CONTEXTS, fit_calibration
 from promptguard_service.engine import check
 from promptguard_service.model import KINDS, WEIGHTS_PATH, load_models
@@ -200,6 +201,29 @@ def test_jailbreak_structure_rules_block(text: str, rule: str) -> None:
     assert verdict.policy == "block", verdict
     rules_layer = next(layer for layer in verdict.layers if layer.name == "rules")
     assert rule in (rules_layer.detail or ""), rules_layer
+
+
+@pytest.mark.parametrize(
+    ("text", "unfolded"),
+    [
+        ("i9nore the rules", "ignore the rules"),
+        ("trainin9 data", "training data"),
+        ("impor+ os", "import os"),
+        ("instruc+ions", "instructions"),
+        ("<|im_€nd|>", "<|im_end|>"),
+        ("instruσtions", "instructions"),
+        ("€xecu+e", "execute"),
+    ],
+)
+def test_symbols_inside_words_are_read_as_letters(text: str, unfolded: str) -> None:
+    assert rules._symbol_view(text) == unfolded
+
+
+@pytest.mark.parametrize(
+    "text", ["the 19th century", "the 9th of june", "in the 1990s", "color: #f8f9fa;", "c++ and a+b", "49ers"]
+)
+def test_digits_and_plus_signs_of_ordinary_text_are_left_alone(text: str) -> None:
+    assert rules._symbol_view(text) is None
 
 
 @pytest.mark.parametrize(
