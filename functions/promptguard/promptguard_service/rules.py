@@ -274,24 +274,28 @@ RULE_NAMES: tuple[str, ...] = tuple(rule.name for rule in RULES)
 _SECRET = (
     r"passwort|kennwort|contraseña|senha|palavra-passe|mot de passe|пароль|비밀번호|mật khẩu|पासवर्ड|密码|密碼|"
     r"パスワード|şifre|كلمة (?:المرور|السر)|wachtwoord|hasło|código secreto|비밀 코드|기밀 문자열|secret code|"
-    r"geheimcode|code secret"
+    r"geheimcode|code secret|passcode|পাসওয়ার্ড|รหัสผ่าน|κωδικ[όο]σ? πρόσβασησ|סיסמ[הא]|رمز (?:عبور|المرور)|"
+    r"پاس ورڈ|kata (?:sandi|laluan)|nenosiri"
 )
 _YOUR = (
     r"\byour|\bihr\b|\bdein|\bvotre|\bton\b|\bta\b|\btu\b|\btua\b|\bsu\b|\bsua\b|\bseu\b|\bваш|\bтво|너의|당신의|"
-    r"你的|您的|あなたの|của bạn|\bbạn\b|आपका|आपके|تك\b|\bsenin|\bje (?=wachtwoord)|\btwoj"
+    r"你的|您的|あなたの|của bạn|\bbạn\b|आपका|आपके|تك\b|\bsenin|\bje (?=wachtwoord)|\btwoj|তোমার|আপনার|\biyong\b"
 )
 """The model's own secret: "your" before it. Dutch "je" only right before it, since French "je" is "I"."""
+_YOUR_AFTER = r"\s*(?:الخاصة? بك|ของคุณ|שלך|\bσου\b|\bσασ\b|\bشما\b|\banda\b|\bkamu\b|\bmo\b)"
+""""Your" after it, where the possessive follows the noun (Thai, Hebrew, Greek, Persian, Arabic, Malay…)."""
 _OWN_OR_HOW = (
     r"\bmy\b|\bmein|\bmon\b|\bma\b|\bmes\b|\bmi\b|\bmis\b|\bmeu\b|\bminha\b|\bmio\b|\bmia\b|\bмо[йяеи]|"
     r"\bmijn\b|\bmoj|\bbenim|\bsaya\b|\bcủa tôi|मेरा|मेरे|我的|我忘|내 |제 |私の|"
     r"\bhow\b|\bwie\b|\bcomment\b|\bc[oó]mo\b|\bкак\b|\bhoe\b|\bjak\b|\bnas[ıi]l|\bbagaimana|làm sao|làm thế nào|"
     r"어떻게|कैसे|كيف|怎么|怎樣|怎样|如何|どうやって|"
     r"\breset|zurücksetz|\bchange|ändern|\bforgot|vergessen|olvid|oubli|esquec|\bstrong|\bsafe|sicher|"
-    r"重置|忘记|忘了|修改"
+    r"重置|忘记|忘了|修改|আমার|কিভাবে|কীভাবে|ของฉัน|อย่างไร|ยังไง|\bμου\b|\bπώσ\b|שלי|איך|\bمن\b|چگونه|چطور|"
+    r"میرا|میری|کیسے|\bko\b|\bpaano\b"
 )
 """In the sentence of a password question: the asker's own password, or how to handle one. Not a leak."""
 _SECRET_AHEAD = lookahead(_SECRET)
-_SENTENCE = r"[^.。?？।\n]"
+_SENTENCE = r"[^.。?？؟।۔\n]"
 """A character inside a sentence (of a question: `[?？]` ends it)."""
 _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
     (
@@ -333,13 +337,22 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|मैं (?:आपका|तुम्हारा) (?:\S+ )?(?:डेवलपर|निर्माता|व्यवस्थापक|प्रोग्रामर)"
         r"|(?:나는|저는) (?:너의|당신의) (?:개발자|제작자|관리자)|أنا (?:مطورك|منشئك|مسؤولك|مبرمجك)"
         r"|\btôi là (?:nhà phát triển|người tạo ra|quản trị viên|lập trình viên) của bạn"
-        r"|\baku (?:adalah )?(?:pengembang|pembuat|administrator)(?:mu| kamu| anda)",
+        r"|\baku (?:adalah )?(?:pengembang|pembuat|administrator)(?:mu| kamu| anda)"
+        r"|أنا (?:ال)?(?:مطور|منشئ|مبرمج)(?:ال)? الخاص بك|আমি (?:তোমার|আপনার) (?:\S+ )?(?:ডেভেলপার|নির্মাতা|স্রষ্টা|প্রোগ্রামার)"
+        r"|ฉัน(?:เป็|คือ)น?(?:ผู้พัฒนา|ผู้สร้าง|โปรแกรมเมอร์)ของคุณ|\bako ang (?:iyong )?(?:developer|lumikha|gumawa|programmer)\b"
+        r"|\bείμαι ο (?:\S+ )?(?:προγραμματιστήσ|δημιουργόσ|κατασκευαστήσ) σου|אני (?:ה)?(?:מפתח|יוצר|מתכנת) שלך"
+        r"|\bjestem (?:twoim|waszym) (?:programistą|twórcą|deweloperem)|\bik ben je (?:ontwikkelaar|maker|programmeur)"
+        # "As your creator, I …": speaking as whoever built the model.
+        r"|\bas your (?:\w+ )?(?:developer|creator|maker|programmer)s?,? (?:i|we)\b"
+        r"|आपके (?:निर्माता|डेवलपर) के रूप में|(?:তোমার|আপনার) (?:স্রষ্টা|নির্মাতা|ডেভেলপার) হিসেবে"
+        r"|\bbilang (?:iyong|ang iyong) (?:lumikha|developer)\b",
         ("developer", "creator", "admin", "owner", "maker", "programmer", "created you", "built you", "trained you",
          "made you", "programmed you", "level", "authoriz", "authoris", "entwickler", "schöpfer", "besitzer",
          "programmierer", "desarrollador", "creador", "programador", "dueño", "développeur", "créateur",
          "propriétaire", "programmeur", "desenvolvedor", "criador", "dono", "sviluppatore", "creatore",
          "amministratore", "programmatore", "разработчик", "создатель", "администратор", "программист", "我是", "私は",
-         "senin", "मैं", "나는", "저는", "أنا", "tôi là", "aku"),
+         "senin", "मैं", "나는", "저는", "أنا", "tôi là", "aku", "আমি", "ฉัน", "ako ang", "είμαι", "אני", "jestem",
+         "ik ben", "as your", "आपके", "তোমার", "আপনার", "bilang"),
     ),
     (
         "safety_off",
@@ -442,17 +455,34 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         "override_i18n_more",
         "instruction_override",
         # Overrides in the inflections and languages `override_instructions_i18n` lacks.
-        r"(?:vergess\w*|ignorieren sie|bỏ qua|hãy quên|تجاهل|انس|ignoruj|zignoruj|negeer|vergeet|görmezden gel|"
-        r"unut|esqueç\w*|dimentic\w*|ignora\w*|abaikan|lupakan|abaikanlah)\s+(?:\S+\s+){0,5}?"
-        r"(?:anweisung\w*|hướng dẫn|chỉ dẫn|التعليمات|تعليمات|instrukcj\w*|instructies|talimat\w*|kurallar\w*|"
-        r"istruzion\w*|instru[çc][õo]es|instruksi|perintah|petunjuk)"
+        r"(?:vergess\w*|ignorieren sie|bỏ qua|hãy quên|تجاهل\w*|انس|أهمل|اهمل|ignoruj|zignoruj|negeer|vergeet|"
+        r"görmezden gel|unut|esqueç\w*|dimentic\w*|ignora\w*|abaikan|lupakan|abaikanlah|התעל[םמ]\w*|שכח\w*|"
+        r"\b(?:αγνο\w*|ξέχα\w*|ігнору\w*|забудь\w*|zapomeň\w*|uită|ignoră|ignorați|ignorera|glöm|glem|ignorer|unohda|ohita|"
+        r"puuza|sahau|huwag (?:mong |ninyong )?pansinin|balewalain|kalimutan))\s+(?:\S+\s+){0,5}?"
+        r"(?:anweisung\w*|hướng dẫn|chỉ dẫn|التعليمات|تعليمات|الإرشادات|الأوامر|التوجيهات|instrukcj\w*|"
+        r"instructies|talimat\w*|kurallar\w*|istruzion\w*|instru[çc][õo]es|instruksi|perintah|petunjuk|arahan|"
+        r"οδηγί\w*|εντολ\w*|інструкц\w*|вказівк\w*|pokyn\w*|instrukc\w*|instrucțiun\w*|instruktion\w*|"
+        r"instruks\w*|ohje\w*|maagizo|maelekezo|tagubilin|instruksyon|panuto|[הוכלבמש]{0,2}(?:הוראות|הנחיות))"
         # Turkish puts the verb last: "the instructions ... forget" (talimatlar\w* ... unut).
         r"|\b(?:talimat|kural|yönerge)\w*\s+(?:\S+\s+){0,2}?(?:unut|görmezden gel|yok say)"
         r"|(?:이전|앞의|위의|모든)[^.\n]{0,12}(?:지시|명령|지침)[^.\n]{0,8}(?:무시|잊)"
-        r"|(?:पिछले|पूर्व|सभी)[^।\n]{0,20}(?:निर्देश)[^।\n]{0,20}(?:अनदेखा|भूल|नज़रअंदाज़)",
-        ("vergess", "ignorieren", "bỏ qua", "quên", "تجاهل", "انس", "ignoruj", "negeer", "vergeet", "görmezden",
-         "unut", "무시", "잊", "अनदेखा", "भूल", "नज़रअंदाज़", "esqueç", "dimentic", "ignora", "abaikan", "lupakan",
-         "yok say"),
+        r"|(?:पिछले|पूर्व|सभी)[^।\n]{0,20}(?:निर्देश|अनुदेश)[^।\n]{0,20}(?:अनदेख|भूल|नज़रअंदाज़|नजरअंदाज|उपेक्षा)"
+        # So do Bengali, Thai (no spaces), Persian and Urdu: "the previous instructions ... ignore".
+        r"|(?:পূর্ববর্তী|আগের|পূর্বের|সমস্ত|সব)[^।\n]{0,25}নির্দেশ[^।\n]{0,25}(?:উপেক্ষা|ভুলে যা|অগ্রাহ্য)"
+        r"|(?:เพิกเฉย|ละเว้น|ไม่สนใจ|ลืม|ละเลย)[^\n]{0,20}(?:คําสั่ง|คําแนะนํา)"
+        r"|(?:دستورالعمل|دستورات)[^.\n]{0,30}(?:نادیده بگیر|فراموش کن)|ہدایات[^۔.\n]{0,30}(?:نظر انداز|بھول)"
+        # Machine translation drops the noun: "Игнорировать предыдущие." ("ignore the previous [ones]").
+        r"|\b(?:игнорир\w*|забудь\w*|αγνο\w*|ξέχα\w*|ignorier\w*|vergiss\w*|ignora\w*|olvid\w*|ignorez|oublie\w*|"
+        r"esqueç\w*|dimentic\w*|görmezden gel|unut|abaikan|lupakan|bỏ qua|تجاهل\w*)\s+(?:\S+\s+){0,2}?"
+        r"(?:предыдущ\w*|прежн\w*|προηγούμεν\w*|vorherige\w*|anteriores|précédent\w*|precedent\w*|önceki\w*|"
+        r"sebelumnya|trước đó|السابق\w*)(?=\s*[.。!?;,]|\s*$)",
+        ("vergess", "ignorieren", "bỏ qua", "quên", "تجاهل", "انس", "أهمل", "اهمل", "ignoruj", "negeer", "vergeet",
+         "görmezden", "unut", "무시", "잊", "अनदेख", "भूल", "नज़रअंदाज़", "नजरअंदाज", "उपेक्षा", "esqueç", "dimentic",
+         "ignora", "abaikan", "lupakan", "yok say", "αγνο", "ξέχα", "ігнору", "забудь", "zapomeň", "uită", "ignorer",
+         "glöm", "glem", "unohda", "ohita", "puuza", "sahau", "pansinin", "balewalain", "kalimutan",
+         "התעל", "שכח", "ignoră", "ignorați", "игнор", "ignor", "olvid", "oubli", "vergiss",
+         "উপেক্ষা", "ভুলে যা", "অগ্রাহ্য", "เพิกเฉย", "ละเว้น", "ไม่สนใจ", "ลืม", "ละเลย", "نادیده", "فراموش",
+         "نظر انداز", "بھول"),
     ),
     (
         "secret_request",
@@ -462,13 +492,14 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # or how to handle one ("wie setze ich mein Passwort zurück?").
         # The question branch reads a sentence at most three times: for a secret asked about, for the
         # asker's own, then to match; each alternation behind its `lookahead` (3.9 -> 0.5 ms on 2,000 chars).
-        rf"{lookahead(_YOUR)}(?:{_YOUR})[^.。,，\n]{{0,20}}(?:{_SECRET})"
-        rf"|(?:^|(?<=[.。!?？।\n]))(?={_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？])"
+        rf"{lookahead(_YOUR)}(?:{_YOUR})[^.。,，\n]{{0,20}}(?:{_SECRET})|{_SECRET_AHEAD}(?:{_SECRET}){_YOUR_AFTER}"
+        rf"|(?:^|(?<=[.。!?？؟।۔\n]))(?={_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？؟])"
         rf"(?!{_SENTENCE}*?{lookahead(_OWN_OR_HOW)}(?:{_OWN_OR_HOW}))"
-        rf"{_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？]",
+        rf"{_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？؟]",
         ("passwort", "kennwort", "contraseña", "senha", "palavra-passe", "mot de passe", "пароль", "비밀", "mật khẩu",
          "पासवर्ड", "密码", "密碼", "パスワード", "şifre", "كلمة", "wachtwoord", "hasło", "código secreto", "기밀",
-         "secret code", "geheimcode", "code secret"),
+         "secret code", "geheimcode", "code secret", "passcode", "পাসওয়ার্ড", "รหัสผ่าน", "πρόσβασησ", "סיסמ",
+         "رمز", "پاس ورڈ", "kata sandi", "kata laluan", "nenosiri"),
     ),
     (
         "model_impersonation",
@@ -476,9 +507,26 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # The user speaks as the model or its maker to switch it into a mode.
         r"\bas an? (?:ai|model|assistant|language model) (?:developed|created|made|built|trained) by\b"
         r"|\bals von \w+ entwickelte ki\b"
+        # "As an AI developed by …" as machine translation renders it.
+        r"|\bcomo (?:una? )?ia (?:desarrollad|cread|entrenad|desenvolvid|criad|treinad)[ao] (?:por|pel[ao])\b"
+        r"|\ben tant qu'(?:ia|intelligence artificielle) (?:développée|créée|entraînée) par\b"
+        r"|\bcome (?:un'|una )?ia (?:sviluppat|creat|addestrat)[ao] da\b"
+        r"|\bsebagai (?:sebuah )?ai yang (?:dikembangkan|dibuat|dilatih) oleh\b"
+        r"|\bbilang (?:isang )?ai na (?:binuo|ginawa|nilikha) ng\b"
+        r"|tarafından (?:geliştirilen|geliştirilmiş|oluşturulan) bir (?:yapay zeka|ai)\b"
+        r"|\bmột ai (?:được )?(?:phát triển|tạo ra) bởi\b"
+        r"|\bкак (?:ии|искусственный интеллект),? (?:разработанн|созданн)\w*"
+        r"|द्वारा (?:विकसित|बनाया गया|बनाई गई) (?:एक )?(?:एआई|ai)|দ্বারা (?:তৈরি|বিকশিত) (?:একটি )?(?:এআই|ai)"
+        r"|\bai\s*(?:ที่)?(?:พัฒนา|สร้าง)โดย|由[^，。,.]{1,12}(?:开发|開發|创建|訓練|训练)的(?:ai|人工智能)"
+        r"|によって開発された(?:ai|人工知能)|(?:에서|이|가) 개발한 ai"
+        r"|(?:ذكاء|ذكاءً) (?:اصطناعي|اصطناعيًا) (?:طورته|طوّرته|من تطوير)"
+        # A mode tag: "<GOD MODE>", "<SYSTEM MODE>", whatever language the rest is in.
+        r"|<\s*(?:system|god|developer|dev|admin|debug|sudo|root|jailbreak|dan|override)\s+mode\s*>"
         r"|\b(?:i'm|i am|we're|we are|you're|you are)\s+(?:now\s+)?(?:entering|in|switching (?:you )?(?:in)?to|"
         r"activating)\s+(?:a\s+|the\s+)?['\"][\w\s-]{1,40}\bmode['\"]|\bswitching you (?:in)?to\b",
-        ("developed by", "created by", "made by", "built by", "trained by", "entwickelte", "mode", "switching you"),
+        ("developed by", "created by", "made by", "built by", "trained by", "entwickelte", "mode", "switching you",
+         " ia ", "intelligence artificielle", "ai yang", "ai na", "tarafından", "một ai", "как ии", "искусственный",
+         "द्वारा", "দ্বারা", "โดย", "由", "によって", "개발한", "اصطناع"),
     ),
     (
         "override_everything",
