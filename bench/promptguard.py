@@ -41,9 +41,16 @@ WORST_CASES = {
     "misspelt trigger words": "ignroe " * 14_285,
     "mojibake on one line": "Ã© " * 33_333,
     "one long base64 run": "QUJD" * 25_000,
+    "one word of letters and digits": "ZZZZ234567" * 10_000,
+    "links glued together": "http://a?" * 11_111,
+    "markdown images glued together": "![x](http://a?data=" * 5_263,
+    "exclamations, then a password": "x! " * 33_330 + "пароль",
+    "clauses opening on an errand": "- send " * 14_285,
 }
 """Texts of the maximum length (100,000 characters) built to make one layer slow; each once found a
-quadratic step (the respelling of a long word, the chopped-words decoder, a line-wide pattern)."""
+superlinear step (the respelling of a long word, the chopped-words decoder, a line-wide pattern, an
+e-mail pattern tried at each letter of a word, a link pattern rescanning glued links, a question
+pattern that read past "!")."""
 
 
 def call(text: str, context: str) -> tuple[dict[str, Any], float]:

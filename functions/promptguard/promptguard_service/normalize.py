@@ -64,8 +64,10 @@ _CONFUSABLES = str.maketrans(
 _LEET = str.maketrans("0134578@$|!", "oieastbasii")
 _LEET_CHARS = frozenset("0134578@$|!")
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|s)\b")
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+\.\w|(?:https?://|www\.)\S")
-"""An e-mail address or a web address: its digits and `@` are no leetspeak, and rules read them as written."""
+_ADDRESS = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|(?:https?://|www\.)\S")
+"""An e-mail address or a web address: its digits and `@` are no leetspeak, and rules read them as written.
+An address is tried only where a run of its characters begins (any match inside a run has one there too):
+tried everywhere, one 20,000-character word of letters and digits took 1.9 s."""
 # Single characters separated by one separator, at least 3 of them: "i g n o r e", "\在\存\在".
 _SPACED = re.compile(r"(?<![^\s\\/|*._-])(?:\w[ \\/|*._-]){2,}\w(?![^\s\\/|*._-])")
 _WS_RUN = re.compile(r"[^\S\n]{2,}")

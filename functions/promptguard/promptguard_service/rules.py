@@ -46,6 +46,8 @@ class Hit:
     end: int
 
 
+_URL = "{0,300}"
+"""How much of a web address the exfiltration patterns read (one of a page's links is rarely longer)."""
 _PREV = (
     r"(?:all|any|every|the|your|my|these|those|previous|prior|above|earlier|preceding|former|initial|original|"
     r"old|system|given|current|existing|default|safety|other|of|that|was|you)"
@@ -183,13 +185,15 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         "strong",
         # A markdown image whose address carries data out: a parameter named for it (a badge's
         # `?color=blue&label=pypi` or an avatar's `?s=60` carries none; placeholders are the next branch's).
-        r"!\[[^\]\n]{0,100}\]\(\s*https?://[^)\s]*[?&](?:q|data|info|secret|summary|conversation|history|chat|"
-        r"payload|prompt|memory|context|leak|exfil)=[^)\s]*\)"
+        # Addresses are read up to `_URL` characters: unbounded, a 10,000-character run of "http://a?"
+        # took 39 s (each start rescanned the rest, and backtracked through it at each "?").
+        rf"!\[[^\]\n]{{0,100}}\]\(\s*https?://[^)\s]{_URL}?[?&](?:q|data|info|secret|summary|conversation|history|"
+        rf"chat|payload|prompt|memory|context|leak|exfil)=[^)\s]{_URL}\)"
         # A link with a slot for the data: in its query ("?q={summary}"), or named for it anywhere. A code
         # sample's path template ("/users/{uid}/", "orjson-${version}.tar.gz") is no exfiltration.
-        r"|https?://[^\s)\"']*(?:\?[^\s)\"']*(?:\{[a-z_][^}\s]{0,39}\}|\$\{?[a-z_]\w*|%7b\w+%7d)|[/=]\$?\{?"
-        r"(?:data|conversation|chat|history|secret|summary|info|memory|context|password|prompt)s?\}|"
-        r"\[(?:data|info|secret|conversation)\])"
+        rf"|https?://[^\s)\"'?]{_URL}\?[^\s)\"']{_URL}?(?:\{{[a-z_][^}}\s]{{0,39}}\}}|\$\{{?[a-z_]\w*|%7b\w+%7d)"
+        rf"|https?://[^\s)\"']{_URL}?(?:[/=]\$?\{{?(?:data|conversation|chat|history|secret|summary|info|memory|"
+        r"context|password|prompt)s?\}|\[(?:data|info|secret|conversation)\])"
         r"|\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|leak|copy)\s+(?:\w+\s+){0,5}?"
         r"(?:conversation|chat history|history|credentials|passwords?|cookies|tokens?|api keys?|secrets?|"
         r"personal (?:data|information)|user data|the data|contents?|files?)\s+(?:\w+\s+){0,3}?to\s+"
@@ -295,8 +299,9 @@ _OWN_OR_HOW = (
 )
 """In the sentence of a password question: the asker's own password, or how to handle one. Not a leak."""
 _SECRET_AHEAD = lookahead(_SECRET)
-_SENTENCE = r"[^.。?？؟।۔\n]"
-"""A character inside a sentence (of a question: `[?？]` ends it)."""
+_SENTENCE = r"[^.。!！?？؟।۔\n]"
+"""A character inside a sentence. "!" ends one too: a sentence start after each "!" that did not also end
+the scan made 10,000 characters of "x! " cost 0.5 s (100,000: 48 s)."""
 _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
     (
         "payload_marker",
@@ -493,7 +498,7 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # The question branch reads a sentence at most three times: for a secret asked about, for the
         # asker's own, then to match; each alternation behind its `lookahead` (3.9 -> 0.5 ms on 2,000 chars).
         rf"{lookahead(_YOUR)}(?:{_YOUR})[^.。,，\n]{{0,20}}(?:{_SECRET})|{_SECRET_AHEAD}(?:{_SECRET}){_YOUR_AFTER}"
-        rf"|(?:^|(?<=[.。!?？؟।۔\n]))(?={_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？؟])"
+        rf"|(?:^|(?<=[.。!！?？؟।۔\n]))(?={_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？؟])"
         rf"(?!{_SENTENCE}*?{lookahead(_OWN_OR_HOW)}(?:{_OWN_OR_HOW}))"
         rf"{_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？؟]",
         ("passwort", "kennwort", "contraseña", "senha", "palavra-passe", "mot de passe", "пароль", "비밀", "mật khẩu",
