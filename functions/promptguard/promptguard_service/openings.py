@@ -15,8 +15,10 @@ from re import _constants as sre  # the parser's opcodes; `re._parser` is how th
 from re import _parser
 from typing import Any
 
-_MOST = 40
-"""More opening characters than this and the lookahead no longer pays."""
+_MOST = 64
+"""More opening characters than this and the lookahead no longer pays. A set is one bitmap test whatever
+its size; what a larger set loses is selectivity, and a rule whose openings are mostly other scripts'
+letters still skips most of an English text (override_i18n_more, 42: 0.29 -> 0.17 ms on 2,000 chars)."""
 _SPACES = frozenset(chr(code) for code in range(0x3001) if chr(code).isspace())
 """What `\\s` matches in a str pattern: Unicode white space, none of it above U+3000."""
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
