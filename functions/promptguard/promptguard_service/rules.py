@@ -286,7 +286,7 @@ _YOUR = (
     r"你的|您的|あなたの|của bạn|\bbạn\b|आपका|आपके|تك\b|\bsenin|\bje (?=wachtwoord)|\btwoj|তোমার|আপনার|\biyong\b"
 )
 """The model's own secret: "your" before it. Dutch "je" only right before it, since French "je" is "I"."""
-_YOUR_AFTER = r"\s*(?:الخاصة? بك|ของคุณ|שלך|\bσου\b|\bσασ\b|\bشما\b|\banda\b|\bkamu\b|\bmo\b)"
+_YOUR_AFTER = r"\s*(?:الخاصة? بك|ของคุณ|שלך|\bσου\b|\bσασ\b|\bشما\b|\banda\b|\bkamu\b)"
 """"Your" after it, where the possessive follows the noun (Thai, Hebrew, Greek, Persian, Arabic, Malay…)."""
 _OWN_OR_HOW = (
     r"\bmy\b|\bmein|\bmon\b|\bma\b|\bmes\b|\bmi\b|\bmis\b|\bmeu\b|\bminha\b|\bmio\b|\bmia\b|\bмо[йяеи]|"
@@ -344,7 +344,7 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\btôi là (?:nhà phát triển|người tạo ra|quản trị viên|lập trình viên) của bạn"
         r"|\baku (?:adalah )?(?:pengembang|pembuat|administrator)(?:mu| kamu| anda)"
         r"|أنا (?:ال)?(?:مطور|منشئ|مبرمج)(?:ال)? الخاص بك|আমি (?:তোমার|আপনার) (?:\S+ )?(?:ডেভেলপার|নির্মাতা|স্রষ্টা|প্রোগ্রামার)"
-        r"|ฉัน(?:เป็|คือ)น?(?:ผู้พัฒนา|ผู้สร้าง|โปรแกรมเมอร์)ของคุณ|\bako ang (?:iyong )?(?:developer|lumikha|gumawa|programmer)\b"
+        r"|ฉัน(?:เป็น|คือ)(?:ผู้พัฒนา|ผู้สร้าง|โปรแกรมเมอร์)ของคุณ|\bako ang (?:iyong )?(?:developer|lumikha|gumawa|programmer)\b"
         r"|\bείμαι ο (?:\S+ )?(?:προγραμματιστήσ|δημιουργόσ|κατασκευαστήσ) σου|אני (?:ה)?(?:מפתח|יוצר|מתכנת) שלך"
         r"|\bjestem (?:twoim|waszym) (?:programistą|twórcą|deweloperem)|\bik ben je (?:ontwikkelaar|maker|programmeur)"
         # "As your creator, I …": speaking as whoever built the model.
