@@ -485,7 +485,7 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
          "görmezden", "unut", "무시", "잊", "अनदेख", "भूल", "नज़रअंदाज़", "नजरअंदाज", "उपेक्षा", "esqueç", "dimentic",
          "ignora", "abaikan", "lupakan", "yok say", "αγνο", "ξέχα", "ігнору", "забудь", "zapomeň", "uită", "ignorer",
          "glöm", "glem", "unohda", "ohita", "puuza", "sahau", "pansinin", "balewalain", "kalimutan",
-         "התעל", "שכח", "ignoră", "ignorați", "игнор", "ignor", "olvid", "oubli", "vergiss",
+         "התעל", "שכח", "ignoră", "ignorați", "игнор", "ignorier", "ignorez", "olvid", "oubli", "vergiss",
          "উপেক্ষা", "ভুলে যা", "অগ্রাহ্য", "เพิกเฉย", "ละเว้น", "ไม่สนใจ", "ลืม", "ละเลย", "نادیده", "فراموش",
          "نظر انداز", "بھول"),
     ),
