@@ -119,6 +119,31 @@ def test_hazard_statement_forms(text: str, expected: dict[str, Any] | None) -> N
     assert parsing.hazard_statement(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("H300:", {"code": "H300", "text": ""}),
+        ("H300:   ", {"code": "H300", "text": ""}),
+        ("H300: [Danger]", {"code": "H300", "text": "", "hazard_class": "Danger"}),
+        ("H300:  Fatal  if  swallowed \n", {"code": "H300", "text": "Fatal  if  swallowed"}),
+        ("H300: Fatal\t[Danger]\t", {"code": "H300", "text": "Fatal", "hazard_class": "Danger"}),
+        ("H300: Fatal [a] and [b] ", {"code": "H300", "text": "Fatal [a] and", "hazard_class": "b"}),
+        ("H300: Fatal [Danger] swallowed", {"code": "H300", "text": "Fatal [Danger] swallowed"}),
+        ("H300: Fatal [Danger", {"code": "H300", "text": "Fatal [Danger"}),
+        ("H300: Fatal []", {"code": "H300", "text": "Fatal"}),
+        ("H300: a" + " " * 2000 + "b", {"code": "H300", "text": "a" + " " * 2000 + "b"}),
+        ("H300: a" + "[" * 2000, {"code": "H300", "text": "a" + "[" * 2000}),
+        ("H300: Fatal\nif swallowed", None),
+    ],
+)
+def test_hazard_statement_text_and_class_edges(text: str, expected: dict[str, Any] | None) -> None:
+    """The text is what lies between the colon and a closing `[class]`, its outer spaces dropped.
+
+    Spaces and `[` runs were where the old pattern backtracked (cubic in a run of spaces).
+    """
+    assert parsing.hazard_statement(text) == expected
+
+
 RECORD_CIDS = {
     "compound_record__cid-4.json": [4],
     "compound_record__inchikey-IJGRMHOSHXDMSA-UHFFFAOYSA-N.json": [947],
