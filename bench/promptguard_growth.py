@@ -13,18 +13,14 @@ timed at `--short` and at four times that length; linear work grows about four t
 from __future__ import annotations
 
 import argparse
-import time
-from typing import TYPE_CHECKING
 
+from growth import repeated, seconds
 from service_env import use_promptguard_offline
 
 use_promptguard_offline()
 
 from promptguard_service import normalize, rules
 from promptguard_service.engine import check
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 SEPARATORS = (" ", "?", "! ", ". ", "\n", ": ", "- ", "'", "{x}", "/", "=", "@a.b ", "http://a?", "![x](http://a?q=")
 EXTRA_UNITS = (
@@ -34,20 +30,6 @@ EXTRA_UNITS = (
 )  # fmt: skip
 """Units beyond the gate words: the shapes each decoder and rule family reads."""
 RULES = (*rules.RULES, *rules.EXTRA_STRONG)
-
-
-def seconds(work: Callable[[], object], runs: int = 3) -> float:
-    """The fastest of `runs` runs: a busy machine only ever adds time."""
-    best = float("inf")
-    for _ in range(runs):
-        started = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
-def repeated(unit: str, length: int) -> str:
-    return (unit * (length // len(unit) + 1))[:length]
 
 
 def slowest_rule(text: str) -> tuple[float, str]:
