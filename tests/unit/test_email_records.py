@@ -110,6 +110,44 @@ def test_authentication_results_with_comments_and_quotes() -> None:
 
 
 @pytest.mark.parametrize(
+    ("rest", "properties"),
+    [
+        ("smtp.mailfrom=a@b.example header.d=b.example", {"smtp.mailfrom": "a@b.example", "header.d": "b.example"}),
+        ('header.b = "ab cd" policy.iprev=192.0.2.1', {"header.b": "ab cd", "policy.iprev": "192.0.2.1"}),
+        ("..header.d=b.example", {"header.d": "b.example"}),
+        ("x.header.d=b.example", {"x.header.d": "b.example"}),
+        ("header..d=v", {"header..d": "v"}),
+        ("header.=v header=v .=v", {}),
+        ('header.d="open a.b=c', {"header.d": "open", "a.b": "c"}),
+        ('header.d="x"y.z=w', {"header.d": "x", "y.z": "w"}),
+        ("header.d=a.b=c", {"header.d": "a.b=c"}),
+        ("a.a.a.a.a" * 400 + " header.d=v", {"header.d": "v"}),
+        ("-" * 4000 + "." + "-" * 4000, {}),
+    ],
+)
+def test_authentication_results_properties(rest: str, properties: dict[str, str]) -> None:
+    """Keys are whole `ptype.property` tokens; long tokens without `=` are where the pattern had backtracked."""
+    (result,) = auth_results(f"mx.example; spf=pass {rest}")
+    assert result.properties == properties
+
+
+@pytest.mark.parametrize(
+    ("value", "properties"),
+    [
+        ("mx.example; spf=pass (a (b) smtp.mailfrom=x) header.d=d", {"smtp.mailfrom": "x)", "header.d": "d"}),
+        ("mx.example; spf=pass (comment) smtp.mailfrom=x", {"smtp.mailfrom": "x"}),
+        ("mx.example; spf=pass (no close smtp.mailfrom=x", {"smtp.mailfrom": "x"}),
+        ("mx.example; spf=pass (a)(b smtp.mailfrom=x", {"smtp.mailfrom": "x"}),
+        ("mx.example; spf=pass " + "(" * 4000 + " smtp.mailfrom=x", {"smtp.mailfrom": "x"}),
+    ],
+)
+def test_authentication_results_comments(value: str, properties: dict[str, str]) -> None:
+    """A comment runs from `(` to the next `)`; an unclosed `(` is left as text."""
+    (result,) = auth_results(value)
+    assert result.properties == properties
+
+
+@pytest.mark.parametrize(
     ("value", "expected"),
     [
         ("anna@d.example", "anna@d.example"),
