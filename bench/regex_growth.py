@@ -314,10 +314,14 @@ def _grow(
 ) -> list[tuple[float, float, float, str, str]]:
     """[(short seconds, long seconds, growth, where, unit)], or [] when too fast to measure a growth."""
     short = min(short, cap // 4) if cap else short
-    short_s = seconds(lambda: call(repeated(unit, short)))
-    if short_s < 0.0015:
+    try:
+        short_s = seconds(lambda: call(repeated(unit, short)))
+        if short_s < 0.0015:
+            return []
+        long_s = seconds(lambda: call(repeated(unit, 4 * short)))
+    except Exception as exc:  # a crash is a finding too; the other texts still run
+        print(f"ERROR {where} {unit!r} x {short} (or 4x): {type(exc).__name__}: {str(exc)[:80]}")
         return []
-    long_s = seconds(lambda: call(repeated(unit, 4 * short)))
     return [(short_s, long_s, long_s / short_s, where, f"{unit!r} x {short}")]
 
 
