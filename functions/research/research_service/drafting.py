@@ -106,7 +106,9 @@ class CompareDraft(_Lenient):
     gaps: list[str] = Field(default_factory=list)
 
 
-_FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
+_FENCE = re.compile(r"^\s*```(?:json)?\s*|```\s*$", re.IGNORECASE)
+r"""A markdown code fence around the JSON. The spaces before the closing fence are left to `json.loads`,
+which skips them: a leading `\s*` there was tried from every space of the reply (0.2 s on 8,000 spaces)."""
 
 
 def pages_block(pages: list[Page], chars_per_page: int) -> str:
