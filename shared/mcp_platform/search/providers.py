@@ -102,7 +102,10 @@ def link_kind(link: str) -> str:
 
 
 def _clean(text: Any) -> str:
-    return _TAGS.sub("", str(text or "")).strip()
+    """Tags (a provider's `<b>` highlights) dropped. No tag closes past the last `>`, so the pattern is not
+    run there: from each `<` of a run of them it scanned to the end (quadratic: 62 ms on 8,000 `<`)."""
+    head, close, tail = str(text or "").rpartition(">")
+    return (_TAGS.sub("", head + close) + tail).strip()
 
 
 class ApiProvider:
