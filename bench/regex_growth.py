@@ -231,7 +231,7 @@ def entries() -> list[Entry]:
         return f"<html><head><title>T</title></head><body><article>{text}</article></body></html>"
 
     units = GENERIC_UNITS
-    html_units = (*HTML_UNITS, *GENERIC_UNITS)
+    html_units = tuple(dict.fromkeys((*HTML_UNITS, *GENERIC_UNITS)))
     vat_input = partial(validate.VatInput, country="DE")
     return [
         Entry("web.extraction.extract", lambda t: extract(page(t), "https://example.org/a"), html_units),
