@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from promptguard_service import rules
-from promptguard_service.calibration import CONTEXTS, fit_calibration
+from promptguard_service.calibration import CONTEXTS, _platt, fit_calibration
 from promptguard_service.engine import check
 from promptguard_service.model import KINDS, WEIGHTS_PATH, load_models
 
@@ -476,3 +476,17 @@ def test_block_is_the_strictest_threshold_where_balanced_accuracy_is_flat() -> N
     for context in CONTEXTS:
         a, c = calibration["platt"][context]
         assert calibration["thresholds"][context]["block"] == pytest.approx(1 / (1 + np.exp(-(a * 3.0 + c))), abs=1e-6)
+
+
+def test_platt_scaling_converges_on_logits_far_from_zero() -> None:
+    # Held-out logits where benign texts already sit at 6 and injections at 16: from the start (1, 0)
+    # every probability is ~1 and capped Newton steps had jumped between two points without end.
+    rng = np.random.default_rng(7)
+    logits = np.concatenate([rng.normal(6.0, 3.0, 300), rng.normal(16.0, 5.0, 300)])
+    labels = np.repeat([0.0, 1.0], 300)
+    a, c = _platt(logits, labels)
+    x = np.clip(logits, -30.0, 30.0)
+    p = 1 / (1 + np.exp(-(a * x + c)))
+    gradient = [((p - labels) * x).sum() + a, (p - labels).sum() + 0.1 * c]
+    assert np.abs(gradient).max() < 1e-3
+    assert 0.5 < 1 / (1 + np.exp(-(a * 11.0 + c))) < 0.95  # the midpoint between the classes is uncertain

@@ -30,21 +30,34 @@ of benign technical documents (`bench/promptguard_documents.py`)."""
 
 
 def _platt(logits: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
-    """One-feature logistic regression (ridge-regularised, damped Newton steps, slope kept positive).
+    """One-feature logistic regression (ridge-regularised Newton steps with a backtracking line search).
 
-    Held-out logits of one context can be nearly separable or badly scaled; the ridge and the step
-    cap keep the fit finite, and a non-positive slope (a model worse than chance) falls back to 1.
+    Held-out logits of one context can be nearly separable or badly scaled: from the start (1, 0) a
+    logit of 15 is a probability of 1, the curvature there is nearly nil, and full Newton steps (even
+    capped ones) can jump back and forth between two points for ever. Each step is halved until the
+    regularised loss falls, so the fit always converges. A non-positive slope (a model worse than
+    chance) falls back to 1.
     """
-    a, c = 1.0, 0.0
     x = np.clip(logits, -30.0, 30.0)
+
+    def loss(a: float, c: float) -> float:
+        z = a * x + c
+        return float((np.logaddexp(0.0, z) - labels * z).sum() + 0.5 * a * a + 0.05 * c * c)
+
+    a, c = 1.0, 0.0
+    current = loss(a, c)
     for _ in range(100):
         p = 1.0 / (1.0 + np.exp(-np.clip(a * x + c, -60.0, 60.0)))
         g = np.array([((p - labels) * x).sum() + 1.0 * a, (p - labels).sum() + 0.1 * c])
         s = p * (1 - p)
         h = np.array([[(s * x * x).sum() + 1.0, (s * x).sum()], [(s * x).sum(), s.sum() + 0.1]])
-        step = np.clip(np.linalg.solve(h, g), -1.0, 1.0)
-        a, c = a - step[0], c - step[1]
-        if abs(step).max() < 1e-8:
+        step = np.linalg.solve(h, g)
+        size = 1.0
+        while size > 1e-6 and loss(a - size * step[0], c - size * step[1]) > current:
+            size /= 2
+        a, c = a - size * step[0], c - size * step[1]
+        current = loss(a, c)
+        if abs(size * step).max() < 1e-8:
             break
     return (float(a), float(c)) if a > 0 else (1.0, 0.0)
 
