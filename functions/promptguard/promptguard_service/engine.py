@@ -21,7 +21,14 @@ from mcp_platform.contracts.promptguard import Layer, Spotlight
 from promptguard_service import calibration as calib
 from promptguard_service.model import Model, load_models
 from promptguard_service.normalize import View, views
-from promptguard_service.structure import ANOMALY_WEIGHTS, RELATIVE_CUE_CONTEXTS, RULE_CUE_WEIGHT, line_anomaly
+from promptguard_service.structure import (
+    ANOMALY_WEIGHTS,
+    ISOLATION_WEIGHT,
+    RELATIVE_CUE_CONTEXTS,
+    RULE_CUE_WEIGHT,
+    isolation,
+    line_anomaly,
+)
 from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
 
 if TYPE_CHECKING:
@@ -33,7 +40,7 @@ STRUCTURE_WEIGHT = 4.0
 Chosen on held-out logits (with `structure.ANOMALY_WEIGHTS`): rag_chunk recall at 5 % FPR 0.14 -> 0.87
 and tool_result 0.10 -> 0.48. Larger weights gain little more while trusting the hand-made cues more on
 document kinds the benchmark does not show."""
-MAX_ANOMALY = float(ANOMALY_WEIGHTS.sum()) + RULE_CUE_WEIGHT
+MAX_ANOMALY = float(ANOMALY_WEIGHTS.sum()) + RULE_CUE_WEIGHT + ISOLATION_WEIGHT
 STRONG_RULE_FLOOR = 0.97
 """The score floor when a strong rule fires (above every context's block threshold)."""
 _SPOTLIGHT_LIMIT = 20
@@ -95,7 +102,8 @@ def scan(model: Model, text: str, context: str) -> Scan:
             result.best_window = (view, prepared.windows[k][0], prepared.windows[k][1])
         if view.name == "text" and context in DOCUMENT_CONTEXTS:
             relative = context in RELATIVE_CUE_CONTEXTS
-            result.anomaly, where = line_anomaly(prepared.dense, prepared.windows, relative=relative)
+            isolated = isolation(view.text, prepared.segments) if relative else None
+            result.anomaly, where = line_anomaly(prepared.dense, prepared.windows, relative=relative, isolated=isolated)
             if where is not None:
                 result.anomaly_window = (view, prepared.windows[where][0], prepared.windows[where][1])
     result.best_logit += STRUCTURE_WEIGHT * result.anomaly
