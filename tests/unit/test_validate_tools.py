@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
+from mcp_platform.contracts.validate import PATTERN_SEARCH_MS
+from validate_service import schema_patterns
 from validate_service.app import app
 
 
@@ -283,6 +288,67 @@ def test_json_schema_problems_name_schema() -> None:
     assert "schema" in error_of("validate_json", document={})
 
 
+BACKTRACKS = "^(a|a)+$"
+"""Tries 2^n ways on n a's before a '!': on forty, Python's re would run for days; these calls end because the
+search is stopped."""
+SLOW = "a" * 40 + "!"
+DRAFT_2019 = "https://json-schema.org/draft/2019-09/schema"
+
+
+@pytest.mark.parametrize(
+    ("schema", "document"),
+    [
+        ({"pattern": BACKTRACKS}, SLOW),
+        ({"propertyNames": {"pattern": BACKTRACKS}}, {SLOW: 1}),
+        ({"patternProperties": {BACKTRACKS: True}}, {SLOW: 1}),
+        # Keywords that search patternProperties themselves, placed first so that they are the ones that meet it.
+        ({"additionalProperties": False, "patternProperties": {BACKTRACKS: True}}, {SLOW: 1}),
+        ({"unevaluatedProperties": False, "patternProperties": {BACKTRACKS: True}}, {SLOW: 1}),
+        ({"$schema": DRAFT_2019, "unevaluatedProperties": False, "patternProperties": {BACKTRACKS: True}}, {SLOW: 1}),
+    ],
+)
+def test_json_pattern_that_backtracks_is_stopped_and_named(schema: dict[str, Any], document: Any) -> None:
+    message = error_of("validate_json", document=document, schema=schema)
+    assert message.startswith(f"schema: pattern {BACKTRACKS!r} did not finish on 'aaaa"), message
+    assert f"{PATTERN_SEARCH_MS} ms" in message
+
+
+def test_json_patterns_of_a_call_share_one_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(schema_patterns, "PATTERN_CALL_MS", 0)
+    message = error_of("validate_json", document="a", schema={"pattern": "a"})
+    assert message.startswith("schema: pattern 'a' did not finish on 'a'"), message
+
+
+def test_json_patterns_are_compiled_and_run_by_one_engine() -> None:
+    assert call("validate_json", document="é", schema={"pattern": r"^\p{L}$"})["valid"] is True
+    assert call("validate_json", document=r"\p{L}", schema={"format": "regex"}, check_formats=True)["valid"] is True
+    assert call("validate_json", document="([", schema={"format": "regex"}, check_formats=True)["valid"] is False
+    # Draft 4's metaschema leaves patternProperties names unchecked: the search reports a bad one.
+    draft4 = {"$schema": "http://json-schema.org/draft-04/schema#", "patternProperties": {"([": {}}}
+    assert "'([' is not a 'regex'" in error_of("validate_json", document={"x": 1}, schema=draft4)
+    # additionalProperties joins the patterns with '|': an inline flag then sits mid-pattern, which re refuses.
+    flagged = {"patternProperties": {"a": {}, "(?i)b": {}}, "additionalProperties": False}
+    assert call("validate_json", document={"B": 1}, schema=flagged)["valid"] is True
+
+
+def test_jsonschema_searches_patterns_only_where_they_are_guarded() -> None:
+    """Every `re.<name>` in jsonschema: a new search elsewhere, or another re function, would bypass the timeout."""
+    uses = {}
+    for path in Path(jsonschema.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        names = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and _is_re(n.value)}
+        uses[path.stem] = names
+    searching = {module.__name__.rsplit(".", 1)[1] for module in schema_patterns.SEARCHING_MODULES}
+    assert {name for name, used in uses.items() if used} == searching | {"_format", "exceptions"}
+    assert all(uses[name] == {"search"} for name in searching)
+    assert uses["_format"] == {"compile", "error", "ASCII"}  # its own date pattern, and the regex format we replace
+    assert uses["exceptions"] == {"compile"}  # its own pattern for JSON paths
+
+
+def _is_re(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id == "re"
+
+
 # ---------------------------------------------------------------- number
 
 
@@ -321,7 +387,14 @@ def test_number_kind_is_an_enum() -> None:
 def test_status_is_free_and_reports_versions(validate_output, registry) -> None:
     out = validate_output("validate_status", call("validate_status"))
     assert out["number_kinds"] == len(registry.get("validate_number").input_schema["properties"]["kind"]["enum"])
-    assert set(out["libraries"]) >= {"python-stdnum", "phonenumbers", "schwifty", "email-validator", "jsonschema"}
+    assert set(out["libraries"]) >= {
+        "python-stdnum",
+        "phonenumbers",
+        "schwifty",
+        "email-validator",
+        "jsonschema",
+        "regex",
+    }
     assert registry.get("validate_status").price == 0
     assert "extra: Extra inputs are not permitted" in error_of("validate_status", extra=1)
 

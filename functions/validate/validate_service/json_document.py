@@ -10,21 +10,43 @@ from jsonschema.exceptions import SchemaError, ValidationError
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
-from mcp_platform.contracts.validate import JsonError, JsonInput, JsonOutput
+from mcp_platform.contracts.validate import PATTERN_CALL_MS, PATTERN_SEARCH_MS, JsonError, JsonInput, JsonOutput
 from mcp_platform.errors import ErrorCode, ToolError
+from validate_service import schema_patterns
+from validate_service.schema_patterns import InvalidPattern, PatternTimeout
 
 if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+
     from mcp_platform.service import CallContext
 
 MAX_ERRORS = 50
 _DEFAULT = validators.validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"})
+_FORMATS = schema_patterns.regex_format(FormatChecker())
+"""Every format jsonschema knows (`regex` checked by the engine that runs the patterns), for `check_formats`."""
+schema_patterns.guard_jsonschema()
 
 
 def validate_json(arguments: JsonInput, _ctx: CallContext) -> JsonOutput:
     cls = validators.validator_for(arguments.json_schema, default=_DEFAULT)
     draft = cls.META_SCHEMA.get("$id", cls.__name__).rstrip("#")
     try:
-        cls.check_schema(arguments.json_schema)
+        with schema_patterns.call_budget():
+            return _validate(cls, draft, arguments)
+    except PatternTimeout as exc:
+        raise ToolError(
+            f"schema: pattern {exc.pattern!r} did not finish on {_excerpt(exc.text)}: a pattern may take "
+            f"{PATTERN_SEARCH_MS} ms on a string and all of a call's patterns {PATTERN_CALL_MS} ms (nested "
+            "repeats such as (a|a)+ backtrack without end)",
+            ErrorCode.INVALID_ARGUMENTS,
+        ) from None
+    except InvalidPattern as exc:
+        raise ToolError(f"schema: not a valid JSON Schema ({draft}): {exc}", ErrorCode.INVALID_ARGUMENTS) from None
+
+
+def _validate(cls: type[Validator], draft: str, arguments: JsonInput) -> JsonOutput:
+    try:
+        cls.check_schema(arguments.json_schema, format_checker=schema_patterns.regex_format(cls.FORMAT_CHECKER))
     except SchemaError as exc:
         raise ToolError(
             f"schema: not a valid JSON Schema ({draft}): {exc.message} at {_pointer(exc.absolute_path)}",
@@ -46,7 +68,7 @@ def validate_json(arguments: JsonInput, _ctx: CallContext) -> JsonOutput:
     validator = cls(
         arguments.json_schema,
         registry=Registry(),
-        format_checker=FormatChecker() if arguments.check_formats else None,
+        format_checker=_FORMATS if arguments.check_formats else None,
     )
     try:
         failures = sorted(validator.iter_errors(document), key=lambda e: (list(map(str, e.absolute_path)), e.message))
@@ -73,6 +95,10 @@ def _error(failure: ValidationError) -> JsonError:
         keyword=str(failure.validator),
         message=failure.message,
     )
+
+
+def _excerpt(text: str) -> str:
+    return f"{text!r} ({len(text)} characters)" if len(text) <= 40 else f"{text[:40]!r}… ({len(text)} characters)"
 
 
 def _pointer(parts: Any) -> str:

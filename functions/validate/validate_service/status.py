@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
     from mcp_platform.service import CallContext
 
-LIBRARIES = ("python-stdnum", "phonenumbers", "schwifty", "email-validator", "dnspython", "jsonschema", "httpx")
+LIBRARIES = (
+    "python-stdnum", "phonenumbers", "schwifty", "email-validator", "dnspython", "jsonschema", "regex", "httpx",
+)  # fmt: skip
 
 
 def validate_status(_arguments: StatusInput, _ctx: CallContext) -> ValidateStatus:

@@ -19,6 +19,14 @@ from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.schema import output_schema
 
 SERVICE = "validate"
+PATTERN_SEARCH_MS = 100
+"""validate_json: the time one schema regex may take on one string. A sane pattern needs microseconds; one that
+backtracks (`^(a|a)+$`) needs years, which is the case this stops."""
+PATTERN_CALL_MS = 1_000
+"""validate_json: the time all the regex searches of one call may take together, so that many strings just under
+`PATTERN_SEARCH_MS` cannot add up to the function's timeout. A plain search costs about 5 µs (3 of them the
+timeout's own), so this is some 200,000 searches: about as many strings as a 1 MB request body holds, whose walk
+by jsonschema takes longer than its searches."""
 NumberKind = Literal[KINDS]  # type: ignore[valid-type]  # generated from python-stdnum
 
 
@@ -329,7 +337,9 @@ TOOLS = [
         title="Validate JSON against a JSON Schema",
         description="Validates a JSON document against a JSON Schema (draft 2020-12 by default) and lists every "
         "failure with its JSON Pointer path in the document and in the schema. An invalid schema is an "
-        "error naming `schema`." + _COST,
+        f"error naming `schema`. Regexes (`pattern`, `patternProperties`, format `regex`) use Python's syntax; "
+        f"one may take {PATTERN_SEARCH_MS} ms on a string and all of a call's {PATTERN_CALL_MS} ms, past which "
+        "the call is an error naming the pattern." + _COST,
         input_model=JsonInput,
         output_schema=output_schema(JsonOutput),
     ),
