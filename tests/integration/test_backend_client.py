@@ -205,8 +205,9 @@ def test_accepted_statuses_are_answers(mirror, fake_time) -> None:
     assert answer.status == 404 and answer.data["error"]["code"] == "NOT_FOUND"
 
 
-def test_unreadable_json_is_upstream_unavailable(mirror, fake_time) -> None:
-    mirror.get(PATH).respond(200, text="<html>busy</html>")
+@pytest.mark.parametrize("body", ["<html>busy</html>", pytest.param("[" * 25_000, id="nested-too-deeply")])
+def test_unreadable_json_is_upstream_unavailable(mirror, fake_time, body: str) -> None:
+    mirror.get(PATH).respond(200, text=body)
     answer = make_client(fake_time).get(PATH)
     with pytest.raises(ToolError) as caught:
         answer.data  # noqa: B018

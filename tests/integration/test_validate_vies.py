@@ -97,6 +97,7 @@ def test_format_invalid_numbers_are_not_sent() -> None:
         (httpx.Response(503, text="<html>maintenance</html>"), "EU VIES is failing (HTTP 503)"),
         (httpx.Response(500, text="<html>oops</html>"), "HTTP 500 without a JSON body"),
         (httpx.Response(200, json={"surprise": True}), "neither a verdict nor an error code"),
+        (httpx.Response(200, text="[" * 25_000), "HTTP 200 without a JSON body"),
     ],
 )
 @respx.mock

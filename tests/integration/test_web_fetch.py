@@ -207,6 +207,8 @@ def test_text_and_json_pass_through(site: LocalSite) -> None:
     assert fetch_page(site.url("/t"), client=guarded_client()).content == "plain é"
     page = fetch_page(site.url("/j"), client=guarded_client())
     assert page.kind == "json" and json.loads(page.content) == {"a": [1, 2]} and "\n  " in page.content
+    site.routes["/deep"] = Reply(body=b"[" * 25_000, headers={"Content-Type": "application/json"})
+    assert fetch_page(site.url("/deep"), client=guarded_client()).content == "[" * 25_000  # too deep to indent
 
 
 @pytest.mark.parametrize(

@@ -122,6 +122,9 @@ def test_openai_compatible_endpoint(
         fake.status = 503
         failed = call(app, "whisper_transcribe", audio=b64(audio))
         assert (failed["code"], "transcription endpoint" in failed["error"]) == ("upstream_unavailable", True)
+        fake.status, fake.body = 200, b"[" * 25_000
+        deep = call(app, "whisper_transcribe", audio=b64(audio))
+        assert (deep["code"], "transcription endpoint" in deep["error"]) == ("upstream_unavailable", True)
     monkeypatch.setenv("WHISPER_BASE_URL", "https://api.openai.com/v1")
     reload_settings()
     missing = call(app, "whisper_transcribe", audio=b64(spoken("hi")))

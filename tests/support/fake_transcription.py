@@ -28,6 +28,8 @@ class FakeTranscription:
     text: str = "hello from the fake"
     language: str = "english"
     status: int = 200
+    body: bytes | None = None
+    """Sent instead of the transcript when set (an endpoint answering what is not its JSON)."""
     uploads: list[Upload] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -53,7 +55,8 @@ class FakeTranscription:
                 half = len(words) // 2
                 self._reply(
                     200,
-                    {
+                    fake.body
+                    or {
                         "task": "transcribe",
                         "language": fake.language,
                         "duration": 2.5,
@@ -66,7 +69,7 @@ class FakeTranscription:
                 )
 
             def _reply(self, status: int, body: Any) -> None:
-                data = json.dumps(body).encode()
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))

@@ -28,7 +28,15 @@ def test_fenced_or_bare_json_is_read(reply: str) -> None:
 
 @pytest.mark.parametrize(
     "reply",
-    ["", "```", "```json\n```", "Here it is: ```json\n{}```", f"```json\n{JSON}\n``` and more", " " * 10_000],
+    [
+        "",
+        "```",
+        "```json\n```",
+        "Here it is: ```json\n{}```",
+        f"```json\n{JSON}\n``` and more",
+        " " * 10_000,
+        pytest.param("[" * 25_000, id="nested-too-deeply-to-parse"),
+    ],
 )
 def test_not_json_or_text_around_the_fence_is_none(reply: str) -> None:
     assert parse_reply(reply, BriefDraft) is None

@@ -8,12 +8,12 @@ yields no drafts (the quote gate then fails the run) instead of an error.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from mcp_platform import json_text
 from research_service.budget import CHARS_PER_TOKEN, Budget
 from research_service.ports import Llm, Page, UpstreamError
 from research_service.quote_gate import DraftClaim
@@ -148,6 +148,6 @@ def draft[DraftT: _Lenient](
 def parse_reply[DraftT: _Lenient](text: str, shape: type[DraftT]) -> DraftT | None:
     """The reply as `shape`, tolerating a markdown code fence; None when it is not that JSON."""
     try:
-        return shape.model_validate(json.loads(_FENCE.sub("", text)))
+        return shape.model_validate(json_text.loads(_FENCE.sub("", text)))
     except (ValueError, ValidationError):
         return None

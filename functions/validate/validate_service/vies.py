@@ -10,12 +10,11 @@ mapping in `mcp_platform.upstream`), so the call is refunded.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from mcp_platform import upstream
+from mcp_platform import json_text, upstream
 from mcp_platform.backends import Backend, BackendClient
 from mcp_platform.contracts.validate import VatLive
 from validate_service.settings import settings
@@ -85,7 +84,7 @@ def _interpret(body: dict[str, Any], status_code: int) -> VatLive:
 
 def _json(raw: bytes) -> dict[str, Any] | None:
     try:
-        body = json.loads(raw)
+        body = json_text.loads(raw)
     except ValueError:
         return None
     return body if isinstance(body, dict) else None

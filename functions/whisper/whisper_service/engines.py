@@ -20,7 +20,7 @@ import httpx
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from mcp_platform import staging_store, upstream
+from mcp_platform import json_text, staging_store, upstream
 from mcp_platform.aws import configured_client
 from mcp_platform.contracts.whisper import EngineLanguage, Segment
 from mcp_platform.errors import ErrorCode, ToolError
@@ -167,7 +167,7 @@ class OpenAiCompatible:
         if response.status_code != 200:
             raise upstream.http_failure("the transcription endpoint", response.status_code)
         try:
-            body = response.json()
+            body = json_text.loads(response.content)
         except ValueError:
             raise upstream.bad_answer("the transcription endpoint", "not JSON") from None
         segments = [

@@ -10,7 +10,6 @@ up, `upstream_unavailable` naming the backend), so tools just let it through.
 from __future__ import annotations
 
 import email.utils
-import json
 import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -20,7 +19,7 @@ from urllib.parse import urlencode
 
 import httpx
 
-from mcp_platform import upstream
+from mcp_platform import json_text, upstream
 from mcp_platform.backends.cache import CachedAnswer, ResponseCache, cache_key
 from mcp_platform.backends.catalog import BACKENDS, Backend
 from mcp_platform.backends.limiter import PoliteLimiter
@@ -62,7 +61,7 @@ class BackendResponse:
         """The body as JSON (parsed once per cached answer); unreadable → `upstream_unavailable` naming the backend."""
         if "json" not in self.memo:
             try:
-                self.memo["json"] = json.loads(self.body)
+                self.memo["json"] = json_text.loads(self.body)
             except ValueError:
                 raise upstream.bad_answer(self.backend.label, f"HTTP {self.status}, not JSON") from None
         return self.memo["json"]

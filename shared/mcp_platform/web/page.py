@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from mcp_platform import json_text
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.web.errors import WebErrorCode
 from mcp_platform.web.extraction import extract
@@ -145,7 +146,7 @@ def is_document_type(content_type: str) -> bool:
 
 def _pretty_json(text: str) -> str:
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+        return json.dumps(json_text.loads(text), indent=2, ensure_ascii=False)
     except ValueError:
         return text
 
