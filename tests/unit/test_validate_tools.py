@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 from typing import Any
 
@@ -286,6 +287,26 @@ def test_json_schema_problems_name_schema() -> None:
     )
     assert error_of("validate_json", document={}, schema={}, parse_text=True).startswith("document:")
     assert "schema" in error_of("validate_json", document={})
+
+
+def _nested(key: str | None, depth: int) -> Any:
+    """`depth` levels of one-element arrays (key None) or of {key: ...}."""
+    value: Any = {} if key else []
+    for _ in range(depth):
+        value = {key: value} if key else [value]
+    return value
+
+
+def test_json_nested_too_deeply_is_an_error_naming_the_part() -> None:
+    assert error_of("validate_json", document="[" * 25_000, schema={}, parse_text=True) == (
+        "document: JSON nested too deeply to parse (over about 1,000 levels)"
+    )
+    deep_text = json.dumps(_nested(None, 600))  # parses; validating it under a recursive schema goes deeper
+    for document, schema, parse_text in [(deep_text, {"items": {"$ref": "#"}}, True), (1, {"$ref": "#"}, False)]:
+        message = error_of("validate_json", document=document, schema=schema, parse_text=parse_text)
+        assert message.startswith("document and schema: validation went too deep"), message
+    message = error_of("validate_json", document=[], schema=_nested("items", 400))
+    assert message.startswith("schema: nested too deeply to check"), message
 
 
 BACKTRACKS = "^(a|a)+$"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from jsonschema import FormatChecker, validators
@@ -10,8 +9,10 @@ from jsonschema.exceptions import SchemaError, ValidationError
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
+from mcp_platform import json_text
 from mcp_platform.contracts.validate import PATTERN_CALL_MS, PATTERN_SEARCH_MS, JsonError, JsonInput, JsonOutput
 from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform.json_text import JsonTooDeep
 from validate_service import schema_patterns
 from validate_service.schema_patterns import InvalidPattern, PatternTimeout
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from mcp_platform.service import CallContext
 
 MAX_ERRORS = 50
+_TOO_DEEP = "each level takes jsonschema a few Python calls deeper, up to Python's limit: some hundred levels"
 _DEFAULT = validators.validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"})
 _FORMATS = schema_patterns.regex_format(FormatChecker())
 """Every format jsonschema knows (`regex` checked by the engine that runs the patterns), for `check_formats`."""
@@ -45,13 +47,7 @@ def validate_json(arguments: JsonInput, _ctx: CallContext) -> JsonOutput:
 
 
 def _validate(cls: type[Validator], draft: str, arguments: JsonInput) -> JsonOutput:
-    try:
-        cls.check_schema(arguments.json_schema, format_checker=schema_patterns.regex_format(cls.FORMAT_CHECKER))
-    except SchemaError as exc:
-        raise ToolError(
-            f"schema: not a valid JSON Schema ({draft}): {exc.message} at {_pointer(exc.absolute_path)}",
-            ErrorCode.INVALID_ARGUMENTS,
-        ) from None
+    _check_schema(cls, draft, arguments.json_schema)
     document = arguments.document
     if arguments.parse_text:
         if not isinstance(document, str):
@@ -59,8 +55,8 @@ def _validate(cls: type[Validator], draft: str, arguments: JsonInput) -> JsonOut
                 "document: with parse_text=true it must be a string of JSON text", ErrorCode.INVALID_ARGUMENTS
             )
         try:
-            document = json.loads(document)
-        except json.JSONDecodeError as exc:
+            document = _parsed(document)
+        except ValueError as exc:
             return JsonOutput(
                 valid=False, reason=f"not JSON: {exc}", draft=draft, error_count=0, errors=[], truncated=False
             )
@@ -70,13 +66,7 @@ def _validate(cls: type[Validator], draft: str, arguments: JsonInput) -> JsonOut
         registry=Registry(),
         format_checker=_FORMATS if arguments.check_formats else None,
     )
-    try:
-        failures = sorted(validator.iter_errors(document), key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    except Unresolvable as exc:
-        raise ToolError(
-            f"schema: cannot resolve $ref {exc.ref!r} (only references inside the schema work)",
-            ErrorCode.INVALID_ARGUMENTS,
-        ) from None
+    failures = _failures(validator, document)
     errors = [_error(failure) for failure in failures[:MAX_ERRORS]]
     return JsonOutput(
         valid=not failures,
@@ -86,6 +76,43 @@ def _validate(cls: type[Validator], draft: str, arguments: JsonInput) -> JsonOut
         errors=errors,
         truncated=len(failures) > MAX_ERRORS,
     )
+
+
+def _check_schema(cls: type[Validator], draft: str, schema: dict[str, Any]) -> None:
+    try:
+        cls.check_schema(schema, format_checker=schema_patterns.regex_format(cls.FORMAT_CHECKER))
+    except SchemaError as exc:
+        raise ToolError(
+            f"schema: not a valid JSON Schema ({draft}): {exc.message} at {_pointer(exc.absolute_path)}",
+            ErrorCode.INVALID_ARGUMENTS,
+        ) from None
+    except RecursionError:  # the metaschema walks the schema a few Python calls deeper per level
+        raise ToolError(f"schema: nested too deeply to check ({_TOO_DEEP})", ErrorCode.INVALID_ARGUMENTS) from None
+
+
+def _parsed(text: str) -> Any:
+    """The JSON text's value; ValueError when it is not JSON. Valid JSON too deep to parse is an error, not a
+    verdict: the document is not known to be invalid."""
+    try:
+        return json_text.loads(text)
+    except JsonTooDeep as exc:
+        raise ToolError(f"document: {exc}", ErrorCode.INVALID_ARGUMENTS) from None
+
+
+def _failures(validator: Validator, document: Any) -> list[ValidationError]:
+    try:
+        return sorted(validator.iter_errors(document), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    except Unresolvable as exc:
+        raise ToolError(
+            f"schema: cannot resolve $ref {exc.ref!r} (only references inside the schema work)",
+            ErrorCode.INVALID_ARGUMENTS,
+        ) from None
+    except RecursionError:  # each level of the document, and each $ref followed, is a few Python calls deeper
+        raise ToolError(
+            "document and schema: validation went too deep: the document nests too deeply, or a $ref leads back "
+            f'without going into the document, like {{"$ref": "#"}} ({_TOO_DEEP})',
+            ErrorCode.INVALID_ARGUMENTS,
+        ) from None
 
 
 def _error(failure: ValidationError) -> JsonError:
