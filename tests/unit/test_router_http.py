@@ -47,9 +47,33 @@ def test_content_type_json_with_charset_is_accepted(plat: Platform) -> None:
     assert plat.post(PING, {"content-type": "Application/JSON; charset=utf-8"}).status == 200
 
 
-@pytest.mark.parametrize("raw", [b"{", b"not json", b"", b"\xff\xfe"])
+@pytest.mark.parametrize(
+    "raw",
+    [b"{", b"not json", b"", b"\xff\xfe", pytest.param(b"[" * 1_025 + b"]" * 1_025, id="deeper-than-orjson-reads")],
+)
 def test_body_not_json_is_400_parse_error_with_null_id(plat: Platform, raw: bytes) -> None:
     assert_rpc_error(plat.post(raw), 400, PARSE_ERROR, rpc_id=None)
+
+
+@pytest.mark.parametrize("depth", [254, 600])
+@pytest.mark.parametrize("key", [None, "deep-call"])
+def test_arguments_nested_too_deeply_to_send_on_are_invalid_arguments(
+    depth: int, key: str | None, plat: Platform
+) -> None:
+    """validate_json's schema is any object: the router reads it (to 1,024 levels) but cannot send it past ~255."""
+    schema = b'{"items":' * depth + b"{}" + b"}" * depth
+    params = b'{"name":"validate_json","arguments":{"document":[],"schema":' + schema + b"}}"
+    raw = b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":' + params + b"}"
+    before = plat.ledger.balance(plat.account_id)
+    response = plat.post(raw, {"idempotency-key": key} if key else None)
+    assert response.status == 200, response.body
+    result = body(response)["result"]["structuredContent"]
+    assert result == {
+        "error": "invalid arguments: nested too deeply (at most about 250 levels)",
+        "is_error": True,
+        "code": "invalid_arguments",
+    }
+    assert plat.ledger.balance(plat.account_id) == before
 
 
 @pytest.mark.parametrize(

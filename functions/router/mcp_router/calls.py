@@ -37,6 +37,8 @@ from mcp_router.telemetry import record_call
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pydantic import BaseModel
+
     from mcp_platform.registry import Registry, ToolSpec
     from mcp_router.auth import Principal
     from mcp_router.invoker import Invoker
@@ -141,11 +143,11 @@ class ToolCaller:
             return _error_reply("invalid arguments: `arguments` must be an object", ErrorCode.INVALID_ARGUMENTS)
         try:
             arguments = spec.validate(raw_arguments)
+            validated, arguments_json = _wire(arguments)
         except ToolError as exc:
             return ServiceReply(structured_content=exc.to_object())
         price = spec.price_for(arguments)
         account_id = ctx.principal.account_id
-        validated = arguments.model_dump(mode="json", exclude_unset=True)
         # Read before reserving: the service sees the balance before this call, as ServiceRequest documents.
         balance = self._calls.ledger.balance(account_id) if spec.needs_balance else None
         request = ServiceRequest(
@@ -155,7 +157,6 @@ class ToolCaller:
             return Reserved(request, None)
         idempotency = None
         if ctx.idempotency_scope:
-            arguments_json = orjson.dumps(validated, option=orjson.OPT_SORT_KEYS)
             idempotency = IdempotencyKey.for_call(account_id, ctx.idempotency_scope, spec.name, arguments_json)
         start = CallStart(account_id, spec.name, price, request_id or ctx.request_id, deadline, idempotency, origin)
         task = origin == "task"
@@ -287,3 +288,18 @@ def _charge_log(record: CallRecord) -> dict[str, Any]:
 
 def _error_reply(message: str, code: str, **extra: Any) -> ServiceReply:
     return ServiceReply(structured_content=error_object(message, code, **extra))
+
+
+def _wire(arguments: BaseModel) -> tuple[dict[str, Any], bytes]:
+    """The validated arguments as the service gets them, and as sorted-key JSON (what an Idempotency-Key is held to).
+
+    pydantic validates `Any` to any depth but serialises about 255 levels, and orjson stops at 254: deeper
+    arguments are refused here, as pydantic refuses a deeper JSON value, and not only when a key is sent.
+    """
+    try:
+        validated = arguments.model_dump(mode="json", exclude_unset=True)
+        return validated, orjson.dumps(validated, option=orjson.OPT_SORT_KEYS)
+    except (ValueError, orjson.JSONEncodeError):
+        raise ToolError(
+            "invalid arguments: nested too deeply (at most about 250 levels)", ErrorCode.INVALID_ARGUMENTS
+        ) from None

@@ -60,7 +60,9 @@ def protocol_era(request: HttpRequest) -> tuple[str, bool]:
 
 
 def parse_error() -> HttpResponse:
-    return HttpResponse.rpc_error(400, JsonRpcError(PARSE_ERROR, "Parse error: the body is not valid JSON"))
+    return HttpResponse.rpc_error(
+        400, JsonRpcError(PARSE_ERROR, "Parse error: the body is not valid JSON (or nests over 1,024 levels)")
+    )
 
 
 def invalid_request(message: str) -> JsonRpcError:
