@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from mcp_platform.tasks.model import TaskSupport
 
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+NESTED_TOO_DEEPLY = "nested too deeply (at most about 250 levels)"
+"""Arguments past pydantic's nesting limit (~255 levels, to validate a JSON value or to serialise `Any`)."""
 
 
 class ToolInput(BaseModel):
@@ -168,8 +170,10 @@ def describe_validation_error(exc: ValidationError) -> str:
     """One line per problem, `field.path: message`, for a model to act on."""
     parts = []
     for err in exc.errors(include_url=False, include_context=False, include_input=False):
-        where = ".".join(str(p) for p in err["loc"]) or "arguments"
-        parts.append(f"{where}: {err['msg']}")
+        if err["type"] == "recursion_loop":  # JSON has no cycles: a value past pydantic's ~255 levels of nesting
+            parts.append(f"{err['loc'][0]}: {NESTED_TOO_DEEPLY}")
+        else:
+            parts.append(f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}")
     return "; ".join(parts)
 
 

@@ -307,6 +307,10 @@ def test_json_nested_too_deeply_is_an_error_naming_the_part() -> None:
         assert message.startswith("document and schema: validation went too deep"), message
     message = error_of("validate_json", document=[], schema=_nested("items", 400))
     assert message.startswith("schema: nested too deeply to check"), message
+    # A JSON value past pydantic's limit (the loc it reports is one step per level: kept to the field).
+    assert error_of("validate_json", document=_nested(None, 300), schema={}) == (
+        "invalid arguments for validate_json: document: nested too deeply (at most about 250 levels)"
+    )
 
 
 BACKTRACKS = "^(a|a)+$"

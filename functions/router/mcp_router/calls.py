@@ -32,6 +32,7 @@ from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 from mcp_platform.mcp import tool_result
 from mcp_platform.observability import logger
+from mcp_platform.registry import NESTED_TOO_DEEPLY
 from mcp_router.telemetry import record_call
 
 if TYPE_CHECKING:
@@ -300,6 +301,4 @@ def _wire(arguments: BaseModel) -> tuple[dict[str, Any], bytes]:
         validated = arguments.model_dump(mode="json", exclude_unset=True)
         return validated, orjson.dumps(validated, option=orjson.OPT_SORT_KEYS)
     except (ValueError, orjson.JSONEncodeError):
-        raise ToolError(
-            "invalid arguments: nested too deeply (at most about 250 levels)", ErrorCode.INVALID_ARGUMENTS
-        ) from None
+        raise ToolError(f"invalid arguments: {NESTED_TOO_DEEPLY}", ErrorCode.INVALID_ARGUMENTS) from None
