@@ -13,10 +13,11 @@ class JsonTooDeep(ValueError):
 def loads(text: str | bytes) -> Any:
     """`json.loads`, raising `JsonTooDeep` (a ValueError, like any bad JSON) on text nested too deeply.
 
-    The parser recurses once per `[` or `{` and stops at Python's recursion limit (about 1,000 levels) with a
-    RecursionError, which is no ValueError: a reader that catches ValueError for bad JSON would crash on "[[[…".
+    The parser recurses once per `[` or `{` and stops at the interpreter's C recursion limit (10,000 levels in
+    3.13) with a RecursionError, which is no ValueError: a reader that catches ValueError for bad JSON would
+    crash on "[[[…".
     """
     try:
         return json.loads(text)
     except RecursionError:
-        raise JsonTooDeep("JSON nested too deeply to parse (over about 1,000 levels)") from None
+        raise JsonTooDeep("JSON nested too deeply to parse (about 10,000 levels)") from None

@@ -298,8 +298,8 @@ def _nested(key: str | None, depth: int) -> Any:
 
 
 def test_json_nested_too_deeply_is_an_error_naming_the_part() -> None:
-    assert error_of("validate_json", document="[" * 25_000, schema={}, parse_text=True) == (
-        "document: JSON nested too deeply to parse (over about 1,000 levels)"
+    assert error_of("validate_json", document="[" * 25_000, schema={}, parse_text=True).startswith(
+        "document: JSON nested too deeply to parse"
     )
     deep_text = json.dumps(_nested(None, 600))  # parses; validating it under a recursive schema goes deeper
     for document, schema, parse_text in [(deep_text, {"items": {"$ref": "#"}}, True), (1, {"$ref": "#"}, False)]:
