@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from promptguard_service import rules
-from promptguard_service.calibration import CONTEXTS, _platt, fit_calibration
-from promptguard_service.engine import check, scan
+from promptguard_service.calibration import CONTEXTS, _platt, fit_calibration, load_calibration
+from promptguard_service.engine import STRONG_RULE_FLOOR, check, scan
 from promptguard_service.model import KINDS, WEIGHTS_PATH, load_models
 
 ARTICLE = [
@@ -512,3 +512,10 @@ def test_a_cued_line_about_something_else_is_more_anomalous_than_one_about_the_p
         for line in (planted, own)
     }
     assert anomaly[planted] >= anomaly[own] + 0.5, anomaly
+
+
+def test_a_strong_rule_hit_is_blocked_in_every_context_of_the_shipped_calibration() -> None:
+    # The floor a strong hit gets must clear each context's block threshold, or an unmistakable override
+    # would only be flagged (a Platt fit that had not converged put tool_result's block at 0.9994).
+    thresholds = load_calibration()["thresholds"]
+    assert all(thresholds[context]["flag"] <= thresholds[context]["block"] < STRONG_RULE_FLOOR for context in CONTEXTS)
