@@ -97,7 +97,10 @@ class Spotlight(BaseModel):
 
 
 class Layer(BaseModel):
-    name: str = Field(description="normalization, rules, model, bedrock_guardrails, or a decoded view.")
+    name: str = Field(
+        description="normalization, rules, structure (in a document: its most anomalous line), model, "
+        "bedrock_guardrails, or a decoded view ('decoded:base64', ...)."
+    )
     fired: bool
     score: float = Field(ge=0, le=1)
     detail: str | None = Field(default=None, description="What fired, or why a layer did not run.")
@@ -158,7 +161,8 @@ TOOLS = [
         description="Checks one untrusted text delta (a user prompt, a retrieved chunk or a tool result) for prompt "
         "injection: normalisation against evasion (Unicode, homoglyphs, Zalgo, leetspeak, spacing, chopped and "
         "misspelt words, base64/base32/hex/URL/binary/Morse/Caesar/Atbash/reversed encodings, text hidden in "
-        "Unicode tags or variation selectors), named rules, a small learned model scored "
+        "Unicode tags or variation selectors), named rules, the structure of a document (a planted line's "
+        "imperative, question, 'you', other script, or topic foreign to the page), a small learned model scored "
         "over windows, and optionally Amazon Bedrock "
         "Guardrails. Returns injection, a calibrated score, policy allow|flag|block, the intent and the spans "
         "that triggered. Never fails open (degraded: true when a second opinion is down). Costs 1 credit.",
