@@ -153,8 +153,22 @@ def _reply(result: dict[str, Any] | BaseModel | ToolOutput) -> ServiceReply:
             structured_content=result.structured, content=result.content, waive_charge=result.waive_charge
         )
     if isinstance(result, BaseModel):
-        return ServiceReply(structured_content=result.model_dump(mode="json", exclude_none=True))
+        return ServiceReply(structured_content=_dump(result))
     return ServiceReply(structured_content=result)
+
+
+def _dump(model: BaseModel) -> dict[str, Any]:
+    """The output model as JSON: an unset optional field is absent, a required one stays, null included.
+
+    The published outputSchema (`schema.output_schema`) makes a field defaulting to None optional and
+    not nullable, so its None is left out; a field without a default is required there, and `X | None`
+    admits null: dropping that None too would break the schema the tool publishes.
+    """
+    data: dict[str, Any] = model.model_dump(mode="json", exclude_none=True)
+    for name, info in type(model).model_fields.items():
+        if info.is_required() and not info.exclude and getattr(model, name) is None:
+            data[name] = None
+    return data
 
 
 def _error(message: str, code: str) -> ServiceReply:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import jsonschema
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from mcp_platform.errors import ToolError
+from mcp_platform.schema import output_schema
 from mcp_platform.service import CallContext, ServiceApp, ToolOutput
 from tests.support.router import FakeInput, fake_registry, fake_spec
 
@@ -42,6 +44,18 @@ def test_a_dict_result_is_the_structured_content() -> None:
 def test_a_model_result_is_dumped_without_nones() -> None:
     reply = _app(lambda a, _c: Out(echo=a.text)).handle(_payload())
     assert reply.structured_content == {"echo": "hi"}
+
+
+class Status(BaseModel):
+    sender: str | None = Field(description="null: not set")
+    note: str | None = None
+
+
+def test_a_required_nullable_field_stays_null_as_the_published_schema_requires() -> None:
+    """email_status/shot_status answered `{}` without `from_identity`/`browser_path` when unset: schema-invalid."""
+    reply = _app(lambda _a, _c: Status(sender=None)).handle(_payload())
+    assert reply.structured_content == {"sender": None}
+    jsonschema.Draft202012Validator(output_schema(Status)).validate(reply.structured_content)
 
 
 def test_a_tool_output_carries_content_blocks_and_waive_charge() -> None:
