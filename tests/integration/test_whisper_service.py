@@ -162,6 +162,19 @@ def test_amazon_transcribe_job(
     assert out["segments"] == [{"start": 0.1, "end": 2.2, "text": "one two three four five"}]
 
 
+def test_a_finished_transcribe_job_without_its_transcript_is_upstream_unavailable_not_internal(
+    monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]
+) -> None:
+    """The job completed but its output key holds nothing (moto writes none; in AWS: a lifecycle rule, a denied
+    read): the S3 error used to escape as an `internal` crash."""
+    monkeypatch.setenv("WHISPER_ENGINE", "transcribe")
+    reload_settings()
+    monkeypatch.setattr(engines.time, "sleep", lambda _s: None)
+    out = call(app, "whisper_transcribe", audio=b64(spoken("hi")), language="en")
+    assert (out.get("is_error"), out["code"]) == (True, "upstream_unavailable"), out
+    assert "transcript could not be read (NoSuchKey)" in out["error"]
+
+
 def test_base64_with_data_url_prefix(validate_output) -> None:
     data_url = "data:audio/wav;base64," + base64.b64encode(spoken("three")).decode()
     assert "three" in validate_output("whisper_transcribe", call(app, "whisper_transcribe", audio=data_url))["text"]

@@ -230,7 +230,11 @@ class AmazonTranscribe:
                 ErrorCode.UPSTREAM_UNAVAILABLE,
                 backend="Amazon Transcribe",
             )
-        result = json.loads(store.client.get_object(Bucket=store.bucket, Key=output_key)["Body"].read())
+        try:
+            result = json.loads(store.client.get_object(Bucket=store.bucket, Key=output_key)["Body"].read())
+        except (BotoCoreError, ClientError, ValueError) as exc:
+            # A finished job whose transcript is missing, unreadable or not JSON: the backend failed, not us.
+            raise _transcript_unreadable(exc) from None
         return _from_transcribe(result, status.get("LanguageCode") or language or "und")
 
     @staticmethod
@@ -258,6 +262,15 @@ def _from_transcribe(result: dict[str, Any], language: str) -> Transcript:
         for s in body.get("audio_segments", [])
     ]
     return Transcript(text=text, language=language.split("-")[0].lower(), segments=segments)
+
+
+def _transcript_unreadable(exc: Exception) -> ToolError:
+    code = exc.response["Error"].get("Code", "error") if isinstance(exc, ClientError) else type(exc).__name__
+    return ToolError(
+        f"Amazon Transcribe: the finished job's transcript could not be read ({code})",
+        ErrorCode.UPSTREAM_UNAVAILABLE,
+        backend="Amazon Transcribe",
+    )
 
 
 def _aws_unavailable(exc: Exception) -> ToolError:
