@@ -234,7 +234,7 @@ class AmazonTranscribe:
             result = json.loads(store.client.get_object(Bucket=store.bucket, Key=output_key)["Body"].read())
         except (BotoCoreError, ClientError, ValueError) as exc:
             # A finished job whose transcript is missing, unreadable or not JSON: the backend failed, not us.
-            raise _transcript_unreadable(exc) from None
+            raise _aws_unavailable(exc, "failed: the finished job's transcript could not be read") from None
         return _from_transcribe(result, status.get("LanguageCode") or language or "und")
 
     @staticmethod
@@ -264,18 +264,11 @@ def _from_transcribe(result: dict[str, Any], language: str) -> Transcript:
     return Transcript(text=text, language=language.split("-")[0].lower(), segments=segments)
 
 
-def _transcript_unreadable(exc: Exception) -> ToolError:
+def _aws_unavailable(exc: Exception, failure: str = "failed") -> ToolError:
     code = exc.response["Error"].get("Code", "error") if isinstance(exc, ClientError) else type(exc).__name__
     return ToolError(
-        f"Amazon Transcribe: the finished job's transcript could not be read ({code})",
-        ErrorCode.UPSTREAM_UNAVAILABLE,
-        backend="Amazon Transcribe",
+        f"Amazon Transcribe {failure} ({code})", ErrorCode.UPSTREAM_UNAVAILABLE, backend="Amazon Transcribe"
     )
-
-
-def _aws_unavailable(exc: Exception) -> ToolError:
-    code = exc.response["Error"].get("Code", "error") if isinstance(exc, ClientError) else type(exc).__name__
-    return ToolError(f"Amazon Transcribe failed ({code})", ErrorCode.UPSTREAM_UNAVAILABLE, backend="Amazon Transcribe")
 
 
 @cache
