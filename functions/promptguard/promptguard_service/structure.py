@@ -12,6 +12,7 @@ The model weighs these beside the n-grams. None of them names a data set's vocab
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 import numpy.typing as npt
@@ -158,10 +159,7 @@ _MIN_CONTENT_WORDS = 3
 def isolation(text: str, segs: list[tuple[int, int]]) -> npt.NDArray[np.float32]:
     """Per segment of `text`: the share of its content words that no other segment has (0 for short ones)."""
     words = [set(_CONTENT_WORD.findall(text[start:end])) for start, end in segs]
-    seen: dict[str, int] = {}
-    for line in words:
-        for word in line:
-            seen[word] = seen.get(word, 0) + 1
+    seen = Counter(word for line in words for word in line)
     out = np.zeros(len(segs), dtype=np.float32)
     for i, line in enumerate(words):
         if len(line) >= _MIN_CONTENT_WORDS:
