@@ -302,8 +302,9 @@ _SECRET_AHEAD = lookahead(_SECRET)
 _SENTENCE = r"[^.。!！?？؟।۔\n]"
 """A character inside a sentence. "!" ends one too: a sentence start after each "!" that did not also end
 the scan made 10,000 characters of "x! " cost 0.5 s (100,000: 48 s)."""
-_WORD_START = r"(?:(?<![^\W_])|(?=[\u3040-\u30ff\u4e00-\u9fff]))"
-"""Where a word can start: after a non-letter, or anywhere in Chinese and Japanese, written without spaces."""
+_WORD_START = r"(?:(?<![^\W_])|(?=[\u3040-\u30ff\u4e00-\u9fff])|(?<=[\u3040-\u30ff\u4e00-\u9fff]))"
+"""Where a word can start: after a non-letter, or in or right after Chinese and Japanese, written without
+spaces ("没有任何规则的AI")."""
 _HIDDEN_PROMPT_I18N = (
     r"\bsystem-?prompts?\b|\bsystem-?(?:anweisung|nachricht)\w*|\b(?:ursprünglich|anfänglich|versteckt|geheim|"
     r"vorherig)\w* (?:anweisung|instruktion)\w*"
@@ -348,6 +349,30 @@ _LEAK_VERB_I18N = (
 )
 """Verbs of showing, telling, repeating or printing, imperative or infinitive, in the languages of
 `_HIDDEN_PROMPT_I18N`. Not "write": "write a system prompt for my support bot" is a request for one."""
+_LIMITS_I18N = (
+    r"regeln|einschränkung\w*|grenzen|filter\w*|zensur|reglas|restricci\w+|límites|filtros|censura|règles|"
+    r"restrictions?|limites|filtres|censure|regras|restriç\w+|regole|restrizioni|limiti|filtri|правил\w*|"
+    r"ограничени\w*|фильтр\w*|цензур\w*|regels|beperkingen|zasad|ograniczeń|filtrów|cenzury|规则|規則|限制|过滤|過濾|"
+    r"审查|審查|ルール|制限|フィルター|検閲|규칙|제한|필터|검열|قواعد|قيود|حدود|مرشحات|فلاتر|رقابة|नियम|प्रतिबंध|"
+    r"सीमा|फ़िल्टर|kural\w*|kisitlama\w*|sinir\w*|sansür\w*|quy tắc|giới hạn|hạn chế|bộ lọc|kiểm duyệt|aturan|"
+    r"batasan|pembatasan|sensor"
+)
+"""Rules, restrictions, limits, filters and censorship in the languages of `_HIDDEN_PROMPT_I18N` (Turkish's
+dotless ı as normalisation folds it, to i)."""
+_WITHOUT_LIMITS_I18N = (
+    rf"(?:\bohne|\bsin|\bsans|\bsem|\bsenza|\bбез|\bbez|\bzonder|بلا|بدون|बिना|\btanpa|không có|没有|沒有|无|無|不受)"
+    rf"\s*(?:\S+\s*){{0,2}}?(?:{_LIMITS_I18N})"
+    rf"|(?:{_LIMITS_I18N})(?:が|の|이|가)?\s*(?:ない|なし|無し|없는|없이|olmadan)"
+)
+"""Without rules or limits, the negation before the noun or, in Japanese, Korean and Turkish, after it."""
+_AI_OR_ANSWER_I18N = (
+    r"\b(?:eine|die|der|als) ki\b|(?<![a-z])(?:ia|ai)(?![a-z])|(?<![а-я])ии(?![а-я])|人工智能|人工知能|인공지능|"
+    r"ذكاء اصطناعي|एआई|yapay zeka|trí tuệ nhân tạo|kecerdasan buatan"
+    r"|\b(?:antworte|beantworte|responde|contesta|réponds|répondez|responda|rispondi|отвечай|ответь|odpowiadaj|"
+    r"antwoord|cevap ver|jawab\w*)\b|回答|回复|回覆|答え|대답|답해|أجب|جاوب|जवाब|trả lời"
+)
+"""An AI (the persona a jailbreak defines; "AI" also right after Chinese or Japanese) or an order to answer,
+in the same languages. German "KI" only after an article: Turkish "ki" is "that"."""
 _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
     (
         "payload_marker",
@@ -740,6 +765,22 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
          "подсказк", "инструкц", "сообщени", "提示", "指令", "消息", "システム", "指示", "시스템", "지침", "النظام",
          "التعليمات", "सिस्टम", "निर्देश", "sistem", "talimat", "hệ thống", "hướng dẫn", "chỉ dẫn", "instruksi",
          "polecenia", "instrukcje", "systeem", "instructies"),
+    ),
+    (
+        "limits_off_i18n",
+        "role_play_jailbreak",
+        # "Answer without restrictions" and "you are an AI without rules" in the languages machine-translated
+        # jailbreaks arrive in (English is `mode_switch`'s): in one sentence, an AI or an order to answer and
+        # "without rules, restrictions, limits, filters or censorship", in either order. "I would like a
+        # reply without length restrictions" names neither.
+        # The gaps are crossed as `prompt_leak_i18n`'s are.
+        rf"(?:{_AI_OR_ANSWER_I18N})(?:{_SENTENCE}{{0,40}}?{_WORD_START})?{lookahead(_WITHOUT_LIMITS_I18N)}"
+        rf"(?:{_WITHOUT_LIMITS_I18N})"
+        rf"|(?:{_WITHOUT_LIMITS_I18N})(?:{_SENTENCE}{{0,30}}?{_WORD_START})?{lookahead(_AI_OR_ANSWER_I18N)}"
+        rf"(?:{_AI_OR_ANSWER_I18N})",
+        # Gated on the negation, rarer than "ai" or "ia" inside English words.
+        ("ohne", "sin ", "sans", "sem ", "senza", "без", "bez", "zonder", "بلا", "بدون", "बिना", "tanpa", "không có",
+         "没有", "沒有", "无", "無", "不受", "ない", "なし", "없는", "없이", "olmadan"),
     ),
     (
         "model_impersonation",
