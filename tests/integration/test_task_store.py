@@ -130,6 +130,22 @@ def test_large_payloads_round_trip(store: TaskStore) -> None:
     assert got is not None and got.reply == big and got.result == result
 
 
+def test_a_reply_and_its_result_fit_in_one_item(store: TaskStore) -> None:
+    """A concluded task keeps both, each as large as stays inline: DynamoDB's item (400 KB) must take them together.
+
+    A tool result holds its reply twice (structuredContent, and its JSON as text), so a reply of 140 KB
+    kept inline beside a result of 280 KB kept inline made the concluding write fail and the task stick.
+    """
+    t = task()
+    store.create(t)
+    reply = {"structured_content": {"text": "x" * (INLINE_LIMIT - 100)}}
+    assert store.put_reply(t.task_id, reply)
+    result = {"content": [{"type": "text", "text": "y" * (INLINE_LIMIT - 100)}], "isError": False}
+    assert store.finish(t.task_id, TaskStatus.COMPLETED, result, "completed") is not None
+    got = store.get(t.task_id)
+    assert got is not None and got.reply == reply and got.result == result
+
+
 def test_listing_is_per_account_newest_first_and_paged(store: TaskStore) -> None:
     mine = [task(created=NOW + i) for i in range(5)]
     for t in [*mine, task(account="acct_b", created=NOW + 2.5)]:

@@ -1,7 +1,7 @@
 """Task store on DynamoDB (TasksTable): one item per task, TTL on `expires_at`, GSI `by_account` for listing.
 
-A reply or result too large for an item (DynamoDB stops at 400 KB) goes to the
-staging bucket under `tasks/` and the item keeps its key.
+A reply or result over `INLINE_LIMIT` (the two share the item, and DynamoDB
+stops at 400 KB) goes to the staging bucket under `tasks/` and the item keeps its key.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ if TYPE_CHECKING:
 
     from mypy_boto3_dynamodb import DynamoDBClient
 
-INLINE_LIMIT = 300_000
-"""Bytes of JSON kept in the item; larger replies and results go to the blob store."""
+INLINE_LIMIT = 190_000
+"""Bytes of JSON kept in the item; larger replies and results go to the blob store. A concluded task's item
+holds its reply and its result, so two payloads this large and the task's other attributes must fit in one
+item (DynamoDB stops at 400 KB); a result is about twice its reply (structuredContent and its JSON as text)."""
 BY_ACCOUNT = "by_account"
 
 
