@@ -150,7 +150,9 @@ _PDF = (
     b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n"
     b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 )
-FILES = (_png(), _wav(), _PDF, b"GIF89a", b"\x00" * 64, b"plain text, not a file")
+WAV = _wav()
+"""A WAV file: a tenth of a second of mono 16-bit 8 kHz audio."""
+FILES = (_png(), WAV, _PDF, b"GIF89a", b"\x00" * 64, b"plain text, not a file")
 """Small real files and non-files for the tools that take one (as base64, the way a caller sends a file)."""
 
 

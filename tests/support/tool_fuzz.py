@@ -1,10 +1,11 @@
 """Fuzz published tools through the whole in-process platform: the platform, the requests, the invariants.
 
 `live_platform` is the platform with every service in-process (router, billing in moto DynamoDB, the
-real service handlers as template.yaml wires them, backend APIs answering from the recordings on
-loopback, the email tools' DNS on loopback) and one funded account. `post` sends one request and
-checks what every answer must be: well-formed JSON-RPC, no HTTP 5xx, no -32603, no traceback.
-`check_tool_result` holds a tool result to the published outputSchema and the tool's price.
+real service handlers as template.yaml wires them, durable tasks on worker threads as `make dev` runs
+them, backend APIs answering from the recordings on loopback, the email tools' DNS on loopback) and one
+funded account. `post` sends one request and checks what every answer must be: well-formed JSON-RPC,
+no HTTP 5xx, no -32603, no traceback. `check_tool_result` holds a tool result to the published
+outputSchema and the tool's price.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from mcp_platform.errors import ERRORS
 from mcp_platform.jsonrpc import INTERNAL_ERROR, PARSE_ERROR
 from mcp_platform.registry import load_registry
 from mcp_router.settings import RouterSettings
+from tests.support.dynamo import router_env
 from tests.support.router import ScriptedInvoker, message, platform, structured_text_matches
 from tests.support.schema_strategies import RAW_MARK
 
@@ -111,14 +113,29 @@ def live_platform(recorded_apis: RecordedApis) -> Iterator[Platform]:
         _clear_service_settings()
         reset_clients()
         try:
-            yield platform(
-                settings=RouterSettings(rate_limit_per_minute=1_000_000), credits=CREDITS, adapter="dynamodb"
-            )
+            yield _platform()
         finally:
             client.cache_clear()
             staging_store.default_store.cache_clear()
             _clear_service_settings()
             reset_clients()
+
+
+def _platform() -> Platform:
+    """The platform as `make dev` wires it (localdev/server.py): task-augmented calls run on the in-process
+    invoker's worker threads, in the template's task table, and a worker that raises fails its task."""
+    from localdev.invoker import InProcessInvoker, failure_sink
+    from mcp_platform.aws import client
+    from mcp_platform.billing.lifecycle import Calls
+    from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
+
+    env = router_env()
+    tasks = DynamoTaskStore(client("dynamodb"), env["TASKS_TABLE"], S3Blobs(client("s3"), env["STAGING_BUCKET"]))
+    invoker = InProcessInvoker()
+    unlimited = RouterSettings(rate_limit_per_minute=1_000_000)
+    plat = platform(invoker=invoker, settings=unlimited, credits=CREDITS, adapter="dynamodb", task_store=tasks)
+    invoker.on_failure = failure_sink(tasks, Calls(plat.ledger))
+    return plat
 
 
 def encode(tool: str, arguments: Any, **params: Any) -> bytes:
@@ -135,9 +152,9 @@ def encode(tool: str, arguments: Any, **params: Any) -> bytes:
     return text.encode()
 
 
-def post(plat: Platform, body: bytes) -> dict[str, Any]:
-    """Send one request (JSON-RPC id 1); its reply, once it is well-formed JSON-RPC with no HTTP 5xx, no
-    traceback and no -32603 (an error must be a refusal with a message)."""
+def post(plat: Platform, body: Any) -> dict[str, Any]:
+    """Send one request (JSON-RPC id 1; bytes as they are, anything else as JSON); its reply, once it is
+    well-formed JSON-RPC with no HTTP 5xx, no traceback and no -32603 (an error is a refusal with a message)."""
     response = plat.post(body)
     text = response.body.decode()
     assert response.status < 500, (response.status, text[:2000])
