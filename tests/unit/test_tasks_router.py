@@ -12,6 +12,7 @@ from mcp_platform.errors import error_object
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.tasks.destination import on_failed_event
 from mcp_platform.tasks.memory import MemoryTaskStore
+from mcp_platform.tasks.model import DEFAULT_TTL_MS
 from mcp_router.settings import RouterSettings
 from mcp_router.task_methods import EXTENSION, RELATED_TASK_META
 from tests.support.router import (
@@ -204,6 +205,25 @@ def test_task_support_is_enforced_on_the_legacy_wire(env: Env) -> None:
     required = env.p.post(message("tools/call", {"name": "fake_must", "arguments": {"text": "hi"}}))
     assert_rpc_error(required, 200, -32601, 1)
     assert env.balance == 100
+
+
+@pytest.mark.parametrize("task", ["yes", False, True, 3, 0, [], [{"ttl": 60_000}]], ids=repr)
+def test_a_task_that_is_not_an_object_is_invalid_params_and_reserves_nothing(env: Env, task: Any) -> None:
+    """`params.task` is task metadata, an object: `"yes"` or `false` asks for no task the router can tell apart."""
+    response = env.p.post(message("tools/call", {"name": "fake_long", "arguments": {"text": "hi"}, "task": task}))
+    error = assert_rpc_error(response, 200, -32602, 1)
+    assert "params.task must be an object" in error["message"]
+    assert env.balance == 100
+    assert env.invoker.started == [] and env.invoker.calls == []
+    assert env.store.list(env.p.account_id, 10) == ([], None)
+
+
+@pytest.mark.parametrize("task", [{}, {"ttl": None}, {"ttl": "1h"}, {"ttl": True}])
+def test_a_task_object_with_an_unusable_ttl_gets_the_default(env: Env, task: dict[str, Any]) -> None:
+    """The ttl is the client's request, which the server may adjust: one it cannot read is not a reason to refuse."""
+    created = env.p.rpc("tools/call", {"name": "fake_long", "arguments": {"text": "hi"}, "task": task})["task"]
+    assert created["status"] == "working" and created["ttl"] == DEFAULT_TTL_MS
+    assert env.balance == 100 - PRICE
 
 
 def test_a_plain_call_to_a_task_capable_tool_runs_synchronously(env: Env) -> None:

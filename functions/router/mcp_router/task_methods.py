@@ -18,7 +18,13 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform.jsonrpc import INTERNAL_ERROR, METHOD_NOT_FOUND, MISSING_REQUIRED_CLIENT_CAPABILITY, JsonRpcError
+from mcp_platform.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    JsonRpcError,
+)
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META
 from mcp_platform.tasks.model import TaskRecord, TaskStatus, clamp_ttl_ms, iso
 
@@ -72,10 +78,12 @@ class TaskMethods:
             if spec.task_support == "required":
                 raise JsonRpcError(METHOD_NOT_FOUND, f"{spec.name} must be called as a task (params.task)")
             return None
+        if not isinstance(task, dict):
+            # Task metadata is an object; a `"task": true` or `"yes"` asks for no ttl the router could read.
+            raise JsonRpcError(INVALID_PARAMS, 'params.task must be an object (task metadata, e.g. {"ttl": 600000})')
         if spec.task_support == "forbidden":
             raise JsonRpcError(METHOD_NOT_FOUND, f"{spec.name} does not support task-augmented calls")
-        ttl = task.get("ttl") if isinstance(task, dict) else None
-        outcome = self._tasks.create(spec, ctx, params.get("arguments"), clamp_ttl_ms(ttl))
+        outcome = self._tasks.create(spec, ctx, params.get("arguments"), clamp_ttl_ms(task.get("ttl")))
         if not isinstance(outcome, TaskRecord):
             return outcome  # ended before it became a task (bad arguments, no credits): the plain result
         return {"task": legacy_task(outcome)}
