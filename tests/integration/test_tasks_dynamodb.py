@@ -9,15 +9,18 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import pytest
 
+from localdev.store import create_buckets
 from mcp_platform.admin import AccountAdmin
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.dispatch import ServiceReply
+from mcp_platform.errors import error_object
 from mcp_platform.tasks.sweep import task_resolver
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
+from mcp_router.tasks import STATUS_MESSAGE_LIMIT
 from mcp_router.wiring import dependencies_from_env
 from tests.support.dynamo import count_requests, router_env
 from tests.support.router import JSON_HEADERS, ScriptedInvoker, fake_registry, fake_spec, message
@@ -84,6 +87,7 @@ def fresh_clients(aws: None) -> Iterator[None]:
 
 @pytest.fixture
 def stack() -> Stack:
+    create_buckets()  # the staging bucket, where task payloads too large for an item go
     invoker = ScriptedInvoker([ServiceReply(structured_content={"echo": "ok"})])
     registry = fake_registry(fake_spec("fake_long", price=PRICE, task_support="optional"))
 
@@ -155,6 +159,24 @@ def test_a_reply_the_default_sweep_refunded_is_delivered_free(stack: Stack) -> N
     stack.clock.offset = 200  # the routers poll after that sweep
     result = stack.b.rpc("tasks/result", {"taskId": task_id})
     assert result["isError"] is False and result["structuredContent"]["credits_charged"] == 0, "never says charged"
+    assert stack.balance == 10
+
+
+def test_a_huge_error_text_still_ends_the_task_and_refunds_it(stack: Stack) -> None:
+    """A tool's error text becomes the task's status message, which shares the item (400 KB) with everything else:
+    kept whole there, half a megabyte of it failed the concluding write, and the task stuck in `working` with every
+    poll a 500. The message is capped; the result still carries the whole text."""
+    text = "the backend said: " + "no " * 200_000
+    stack.invoker.steps = [ServiceReply(structured_content=error_object(text, "upstream_unavailable"))]
+    task_id = stack.create()
+    stack.invoker.run_tasks(stack.store)
+    polled = stack.b.rpc("tasks/get", {"taskId": task_id})
+    assert polled["status"] == "failed"
+    assert len(polled["statusMessage"]) <= STATUS_MESSAGE_LIMIT
+    assert polled["statusMessage"].startswith("the backend said: no no") and polled["statusMessage"].endswith("…")
+    result = stack.a.rpc("tasks/result", {"taskId": task_id})
+    assert result["isError"] is True and result["structuredContent"]["error"] == text
+    assert result["structuredContent"]["credits_charged"] == 0
     assert stack.balance == 10
 
 

@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 NOT_FOUND = "Failed to retrieve task: Task not found"
 DEADLINE_MARGIN_S = 60.0
 """Beyond the function's task timeout, time for the event queue and the on-failure destination."""
+STATUS_MESSAGE_LIMIT = 4_000
+"""Characters of a tool's error text kept as its task's status message (the result keeps all of it): the message
+shares the task's DynamoDB item, which stops at 400 KB, and a tool's error text has no bound of its own."""
 
 
 class Tasks:
@@ -160,7 +163,7 @@ class Tasks:
             if free or record is None
             else with_credits(reply, record.amount, record.balance_after)
         )
-        message = str(billed.structured_content.get("error", "")) if billed.is_error else "completed"
+        message = _status_message(str(billed.structured_content.get("error", ""))) if billed.is_error else "completed"
         done = self._store.finish(task.task_id, TaskStatus.COMPLETED, tool_result(billed), message)
         if done is None:
             return self._reread(task)
@@ -197,3 +200,10 @@ class Tasks:
         message = f"{why}; nothing was charged"
         content = error_object(message, ErrorCode.UPSTREAM_UNAVAILABLE, credits_charged=0)
         return tool_result(ServiceReply(structured_content=content))
+
+
+def _status_message(error: str) -> str:
+    """`error` within STATUS_MESSAGE_LIMIT characters, a cut one ending in "…"."""
+    if len(error) <= STATUS_MESSAGE_LIMIT:
+        return error
+    return error[: STATUS_MESSAGE_LIMIT - 1].rstrip() + "…"
