@@ -63,7 +63,9 @@ ERRORS: dict[str, ErrorSpec] = {
         ErrorSpec("provider_not_configured", False, "The deployment lacks a setting this tool needs (named)."),
         ErrorSpec("url_not_allowed", False, "The URL or the address it resolves to is refused (SSRF rules)."),
         ErrorSpec("robots_disallowed", False, "The site's robots.txt forbids fetching this URL."),
-        ErrorSpec("too_large", False, "The resource exceeds the tool's size limit."),
+        ErrorSpec(
+            "too_large", False, "The resource exceeds the tool's size limit, or a task's result what a task can keep."
+        ),
         ErrorSpec("too_many_redirects", False, "The URL redirects more often than allowed."),
         ErrorSpec("timeout", True, "The site did not answer in time."),
         ErrorSpec("http_error", False, "The site answered 4xx/5xx; `status` carries the code (5xx may pass)."),

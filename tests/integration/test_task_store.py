@@ -10,7 +10,7 @@ import pytest
 from mcp_platform.tasks.dynamodb import INLINE_LIMIT, DynamoTaskStore, S3Blobs
 from mcp_platform.tasks.memory import MemoryTaskStore
 from mcp_platform.tasks.model import TaskRecord, TaskStatus, new_task_id
-from mcp_platform.tasks.store import BadCursorError
+from mcp_platform.tasks.store import BadCursorError, PayloadTooLargeError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -144,6 +144,28 @@ def test_a_reply_and_its_result_fit_in_one_item(store: TaskStore) -> None:
     assert store.finish(t.task_id, TaskStatus.COMPLETED, result, "completed") is not None
     got = store.get(t.task_id)
     assert got is not None and got.reply == reply and got.result == result
+
+
+def test_without_a_blob_store_a_payload_too_large_to_keep_is_refused_and_nothing_is_written(
+    aws: None, clock: Clock
+) -> None:
+    """Kept inline whatever their size, a reply and its result overflowed the item (400 KB): the concluding write
+    failed and the task stuck in `working`. Refused before any write instead, so the writer can keep an error."""
+    store = DynamoTaskStore(boto3.client("dynamodb"), "TasksTable", None, clock)
+    t = task()
+    store.create(t)
+    with pytest.raises(PayloadTooLargeError):
+        store.put_reply(t.task_id, {"structured_content": {"text": "x" * INLINE_LIMIT}})
+    reply = {"structured_content": {"text": "x" * (INLINE_LIMIT - 100)}}
+    assert store.put_reply(t.task_id, reply), "the refused reply wrote nothing: the task still takes one"
+    result = {"content": [{"type": "text", "text": "y" * INLINE_LIMIT}], "isError": False}
+    with pytest.raises(PayloadTooLargeError):
+        store.finish(t.task_id, TaskStatus.COMPLETED, result, "completed")
+    got = store.get(t.task_id)
+    assert got is not None and got.status is TaskStatus.WORKING and got.reply == reply
+    error = {"content": [], "isError": True}
+    done = store.finish(t.task_id, TaskStatus.COMPLETED, error, "too large")
+    assert done is not None and done.result == error
 
 
 def test_listing_is_per_account_newest_first_and_paged(store: TaskStore) -> None:

@@ -17,6 +17,7 @@ from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import error_object
+from mcp_platform.tasks.dynamodb import INLINE_LIMIT
 from mcp_platform.tasks.sweep import task_resolver
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
@@ -88,18 +89,22 @@ def fresh_clients(aws: None) -> Iterator[None]:
 @pytest.fixture
 def stack() -> Stack:
     create_buckets()  # the staging bucket, where task payloads too large for an item go
+    return make_stack(ENV)
+
+
+def make_stack(env: dict[str, str]) -> Stack:
     invoker = ScriptedInvoker([ServiceReply(structured_content={"echo": "ok"})])
     registry = fake_registry(fake_spec("fake_long", price=PRICE, task_support="optional"))
 
     clock = Later()
 
     def router_deps() -> Any:
-        return dataclasses.replace(dependencies_from_env(invoker=invoker, env=ENV), registry=registry, clock=clock)
+        return dataclasses.replace(dependencies_from_env(invoker=invoker, env=env), registry=registry, clock=clock)
 
     deps_a, deps_b = router_deps(), router_deps()  # two router instances: nothing shared but the tables
     ddb = client("dynamodb")
-    ledger = DynamoLedger(ddb, ENV["ACCOUNTS_TABLE"], ENV["LEDGER_TABLE"], ENV["CALLS_TABLE"])
-    admin = AccountAdmin(DynamoAccountStore(ddb, ENV["ACCOUNTS_TABLE"], ENV["API_KEYS_TABLE"]), ledger)
+    ledger = DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["CALLS_TABLE"])
+    admin = AccountAdmin(DynamoAccountStore(ddb, env["ACCOUNTS_TABLE"], env["API_KEYS_TABLE"]), ledger)
     account = admin.create_account("tasks", frozenset(registry.services), 10, account_id="acct_tasks")
     key = admin.issue_key(account.account_id)
     assert deps_a.task_store is not None
@@ -178,6 +183,32 @@ def test_a_huge_error_text_still_ends_the_task_and_refunds_it(stack: Stack) -> N
     assert result["isError"] is True and result["structuredContent"]["error"] == text
     assert result["structuredContent"]["credits_charged"] == 0
     assert stack.balance == 10
+
+
+@pytest.mark.parametrize(
+    "size",
+    [
+        pytest.param(150_000, id="its-result-too-large"),  # the reply stays inline, its result (twice as large) cannot
+        pytest.param(INLINE_LIMIT + 1_000, id="the-reply-too-large"),
+    ],
+)
+def test_without_a_staging_bucket_a_result_too_large_to_keep_is_a_free_error(size: int) -> None:
+    """STAGING_BUCKET is optional on the router; without it, payloads were kept inline whatever their size, and a
+    reply and its result over the item's 400 KB stuck the task in `working` with every poll a 500. A result the
+    store cannot keep is now the tool error `too_large`, and the reservation goes back."""
+    stack = make_stack({**ENV, "STAGING_BUCKET": ""})
+    stack.invoker.steps = [ServiceReply(structured_content={"text": "x" * size})]
+    task_id = stack.create()
+    assert stack.balance == 10 - PRICE
+    [worker] = stack.invoker.run_tasks(stack.store)
+    assert worker["stored"] is True
+    polled = stack.b.rpc("tasks/get", {"taskId": task_id})
+    assert polled["status"] == "failed" and "nothing was charged" in polled["statusMessage"]
+    result = stack.a.rpc("tasks/result", {"taskId": task_id})
+    assert result["isError"] is True and result["structuredContent"]["code"] == "too_large"
+    assert result["structuredContent"]["credits_charged"] == 0
+    assert stack.balance == 10
+    assert stack.a.rpc("tasks/get", {"taskId": task_id})["status"] == "failed", "read again, the same"
 
 
 def test_dynamodb_requests_per_task(stack: Stack) -> None:

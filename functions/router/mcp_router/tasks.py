@@ -18,8 +18,16 @@ from mcp_platform.errors import ErrorCode, error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 from mcp_platform.mcp import tool_result
 from mcp_platform.observability import logger
-from mcp_platform.tasks.failure import call_of, charge_record, fail_task, refund_task, unreplied_result
+from mcp_platform.tasks.failure import (
+    call_of,
+    charge_record,
+    fail_task,
+    refund_task,
+    too_large_reply,
+    unreplied_result,
+)
 from mcp_platform.tasks.model import TaskRecord, TaskStatus, new_task_id
+from mcp_platform.tasks.store import PayloadTooLargeError
 from mcp_platform.tasks.sweep import NEVER_REPORTED
 from mcp_router.calls import replayed, with_credits
 
@@ -152,6 +160,14 @@ class Tasks:
             failed = fail_task(self._store, self._calls, task.task_id, NEVER_REPORTED)
             return failed or self._reread(task)
         reply = ServiceReply.model_validate(task.reply)
+        try:
+            return self._conclude_reply(task, reply)
+        except PayloadTooLargeError as refused:
+            # A store without a blob store (no STAGING_BUCKET) keeps no result this large, and wrote nothing.
+            return self._conclude_reply(task, too_large_reply(task.tool, refused))
+
+    def _conclude_reply(self, task: TaskRecord, reply: ServiceReply) -> TaskRecord:
+        """Bill `reply` and end the task with its result; only the writer that ends it settles or refunds."""
         record = call_of(task)
         free = record is None or reply.is_error or reply.waive_charge
         ended = None if record is None or free else self._ended_by_sweep(record)

@@ -1,7 +1,8 @@
 """Task store on DynamoDB (TasksTable): one item per task, TTL on `expires_at`, GSI `by_account` for listing.
 
 A reply or result over `INLINE_LIMIT` (the two share the item, and DynamoDB
-stops at 400 KB) goes to the staging bucket under `tasks/` and the item keeps its key.
+stops at 400 KB) goes to the staging bucket under `tasks/` and the item keeps its key;
+a store without the bucket (the router's STAGING_BUCKET is optional) refuses it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 
 from mcp_platform.tasks.model import TaskRecord, TaskStatus
-from mcp_platform.tasks.store import decode_cursor, encode_cursor
+from mcp_platform.tasks.store import PayloadTooLargeError, decode_cursor, encode_cursor
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -177,8 +178,10 @@ class DynamoTaskStore:
     def _payload(self, task_id: str, name: str, value: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """(attribute name, attribute value): inline JSON, or a blob key for a large payload."""
         blob = orjson.dumps(value)
-        if len(blob) <= INLINE_LIMIT or self._blobs is None:
+        if len(blob) <= INLINE_LIMIT:
             return name, {"S": blob.decode()}
+        if self._blobs is None:
+            raise PayloadTooLargeError(len(blob), INLINE_LIMIT)
         key = f"{task_id}/{name}.json"
         self._blobs.put(key, blob)
         return f"{name}_ref", {"S": key}

@@ -18,11 +18,12 @@ from mcp_platform.errors import ErrorCode, error_object
 from mcp_platform.mcp import tool_result
 from mcp_platform.observability import logger
 from mcp_platform.tasks.model import TaskStatus
+from mcp_platform.web.errors import WebErrorCode
 
 if TYPE_CHECKING:
     from mcp_platform.billing.lifecycle import Calls
     from mcp_platform.tasks.model import TaskRecord
-    from mcp_platform.tasks.store import TaskStore
+    from mcp_platform.tasks.store import PayloadTooLargeError, TaskStore
 
 _KEPT = ("call_id", "account_id", "tool", "amount", "request_id", "in_progress_until", "attempt", "entry_id")
 _KEPT_OPTIONAL = ("balance_after", "fingerprint", "origin")
@@ -47,6 +48,19 @@ def unreplied_result(task: TaskRecord, why: str, code: str = ErrorCode.INTERNAL)
     """The `CallToolResult` of a task that ended without a reply (failed, cancelled): nothing charged."""
     message = f"{task.tool}: {why}; nothing was charged"
     return tool_result(ServiceReply(structured_content=error_object(message, code, credits_charged=0)))
+
+
+def too_large_reply(tool: str, refused: PayloadTooLargeError) -> ServiceReply:
+    """The error reply a task keeps in place of a reply or result its store refused: free, as every error is."""
+    logger.warning(
+        "task payload over the item size and no blob store: set STAGING_BUCKET",
+        extra={"tool": tool, "bytes": refused.size},
+    )
+    message = (
+        f"{tool}: the result is too large to keep for a task ({refused.size:,} bytes of JSON; this deployment "
+        f"keeps {refused.limit:,}); nothing was charged. Ask for a smaller result, or call {tool} without a task"
+    )
+    return ServiceReply(structured_content=error_object(message, WebErrorCode.TOO_LARGE, credits_charged=0))
 
 
 def refund_task(calls: Calls, task: TaskRecord, reason: str) -> None:

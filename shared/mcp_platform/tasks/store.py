@@ -19,6 +19,15 @@ class BadCursorError(ValueError):
     """A `tasks/list` cursor this store did not issue (or issued to another account)."""
 
 
+class PayloadTooLargeError(ValueError):
+    """A reply or result larger than this store can keep; nothing was written, so the writer can keep an error."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"{size} bytes of JSON, over the {limit} this task store keeps")
+        self.size = size
+        self.limit = limit
+
+
 class TaskStore(Protocol):
     def create(self, task: TaskRecord) -> None:
         """Store a new task (status `working`); durable before it returns, so a poll finds it."""
@@ -37,7 +46,10 @@ class TaskStore(Protocol):
         ...
 
     def put_reply(self, task_id: str, reply: dict[str, Any]) -> bool:
-        """The worker's raw reply, once, while working. False when cancelled/concluded (the reply is dropped)."""
+        """The worker's raw reply, once, while working. False when cancelled/concluded (the reply is dropped).
+
+        Raises `PayloadTooLargeError`, as `finish` does for its result, when the store cannot keep it.
+        """
         ...
 
     def finish(

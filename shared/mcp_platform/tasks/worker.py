@@ -18,7 +18,9 @@ from mcp_platform import aws
 from mcp_platform.observability import logger
 from mcp_platform.settings import FunctionSettings, SettingsError, TaskSettings
 from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
+from mcp_platform.tasks.failure import too_large_reply
 from mcp_platform.tasks.model import TaskStatus
+from mcp_platform.tasks.store import PayloadTooLargeError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -67,7 +69,10 @@ def run_task(request: ServiceRequest, run: Callable[[], ServiceReply], store: Ta
         logger.info("task not started: no longer working", extra={"task_id": task_id})
         return {"task_id": task_id, "ran": False}
     reply = run()
-    stored = store.put_reply(task_id, reply.model_dump(mode="json"))
+    try:
+        stored = store.put_reply(task_id, reply.model_dump(mode="json"))
+    except PayloadTooLargeError as refused:
+        stored = store.put_reply(task_id, too_large_reply(request.tool, refused).model_dump(mode="json"))
     if not stored:
         logger.info("task reply dropped: cancelled or concluded meanwhile", extra={"task_id": task_id})
     return {"task_id": task_id, "ran": True, "stored": stored}
