@@ -720,9 +720,13 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|(?:পূর্ববর্তী|আগের|পূর্বের|সমস্ত|সব)[^।\n]{0,25}নির্দেশ[^।\n]{0,25}(?:উপেক্ষা|ভুলে যা|অগ্রাহ্য)"
         r"|(?:เพิกเฉย|ละเว้น|ไม่สนใจ|ลืม|ละเลย)[^\n]{0,20}(?:คําสั่ง|คําแนะนํา)"
         r"|(?:دستورالعمل|دستورات)[^.\n]{0,30}(?:نادیده بگیر|فراموش کن)|ہدایات[^۔.\n]{0,30}(?:نظر انداز|بھول)"
-        # Machine translation drops the noun: "Игнорировать предыдущие." ("ignore the previous [ones]").
+        # Machine translation drops the noun: "Игнорировать предыдущие." ("ignore the previous [ones]"). Only
+        # articles and "all" between: "Lupakan pertanyaan saya sebelumnya" ("forget my previous question")
+        # names its noun, the asker's own.
         r"|\b(?:игнорир\w*|забудь\w*|αγνο\w*|ξέχα\w*|ignorier\w*|vergiss\w*|ignora\w*|olvid\w*|ignorez|oublie\w*|"
-        r"esqueç\w*|dimentic\w*|görmezden gel|unut|abaikan|lupakan|bỏ qua|تجاهل\w*)\s+(?:\S+\s+){0,2}?"
+        r"esqueç\w*|dimentic\w*|görmezden gel|unut|abaikan|lupakan|bỏ qua|تجاهل\w*)\s+"
+        r"(?:(?:all\w*|alle\w*|tod[oa]s?|las|los|les|la|le|el|lo|die|der|das|den|все\w*|всё|τα|τισ|τουσ|όλ\w*|tout\w*|"
+        r"tutt\w*|gli|semua|yang|tüm|bütün|tất cả|những|các|كل|جميع|ال\S*|as|os|the)\s+){0,2}?"
         r"(?:предыдущ\w*|прежн\w*|προηγούμεν\w*|vorherige\w*|anteriores|précédent\w*|precedent\w*|önceki\w*|"
         r"sebelumnya|trước đó|السابق\w*)(?=\s*[.。!?;,]|\s*$)",
         ("vergess", "ignorieren", "bỏ qua", "quên", "تجاهل", "انس", "أهمل", "اهمل", "ignoruj", "negeer", "vergeet",
