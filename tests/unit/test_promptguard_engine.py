@@ -10,6 +10,7 @@ from promptguard_service import rules
 from promptguard_service.calibration import CONTEXTS, _platt, fit_calibration, load_calibration
 from promptguard_service.engine import STRONG_RULE_FLOOR, check, scan
 from promptguard_service.model import KINDS, WEIGHTS_PATH, load_models
+from promptguard_service.normalize import normalize
 
 ARTICLE = [
     "The city's first public library opened in 1868 in a former customs house near the harbour.",
@@ -258,6 +259,19 @@ def test_jailbreak_structure_rules_block(text: str, rule: str) -> None:
     assert verdict.policy == "block", verdict
     rules_layer = next(layer for layer in verdict.layers if layer.name == "rules")
     assert rule in (rules_layer.detail or ""), rules_layer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Es gibt einen Systemprompt, der das Verhalten des Bots festlegt.",
+        "Das Beispiel zeigt einen Systemprompt für einen Support-Bot.",
+        "Der erste Teil des Systemprompts erklärt die Rolle.",
+        "Offenbar ist der Systemprompt zu lang.",
+    ],
+)
+def test_the_system_prompt_described_is_not_asked_for(text: str) -> None:
+    assert "prompt_leak_i18n" not in {hit.rule.name for hit in rules.match(normalize(text).text, document=True)}
 
 
 @pytest.mark.parametrize(

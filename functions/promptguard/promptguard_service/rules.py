@@ -331,7 +331,8 @@ _HIDDEN_PROMPT_I18N = (
 """The hidden prompt: "system prompt", or instructions called initial, original, hidden, secret, in sixteen
 languages (English is `prompt_leak`'s)."""
 _LEAK_VERB_I18N = (
-    r"\b(?:zeig|verrat|verrät|nenn|wiederhol|gib|teil|druck|offenbar|enthüll)\w*"
+    # German imperatives and infinitives only: "es gibt", "zeigt", "Teil", "offenbar" describe or mean otherwise.
+    r"\b(?:zeig(?:e|en)?|verrat(?:e|en)?|nenne?n?|wiederhole?n?|gib|geben|teilen?|drucken?|offenbaren?|enthülle?n?)\b"
     r"|\b(?:muestra|muéstrame|revela|revélame|dime|comparte|repite|imprime|enseña|mostrar|revelar|decir)\w*"
     r"|\b(?:montre|révèle|affiche|donne|répète|dis-moi|partage|imprime|divulgue|dévoile)\w*"
     r"|\b(?:mostre|mostra|revele|revela|diga|diz|compartilhe|repita|imprima|divulgue)\w*"
