@@ -268,6 +268,12 @@ def test_jailbreak_structure_rules_block(text: str, rule: str) -> None:
         "Das Beispiel zeigt einen Systemprompt für einen Support-Bot.",
         "Der erste Teil des Systemprompts erklärt die Rolle.",
         "Offenbar ist der Systemprompt zu lang.",
+        "Les données du prompt système sont stockées à part.",
+        "Le prompt système partagé par l'équipe est court.",
+        "Статья раскрывает системный промпт чат-бота.",
+        "Sistem istemini gösteren bir örnek.",
+        "Het eerste deel van de systeemprompt beschrijft de rol.",
+        "Las dimensiones del prompt del sistema importan.",
     ],
 )
 def test_the_system_prompt_described_is_not_asked_for(text: str) -> None:

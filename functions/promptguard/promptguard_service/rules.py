@@ -331,25 +331,31 @@ _HIDDEN_PROMPT_I18N = (
 """The hidden prompt: "system prompt", or instructions called initial, original, hidden, secret, in sixteen
 languages (English is `prompt_leak`'s)."""
 _LEAK_VERB_I18N = (
-    # German imperatives and infinitives only: "es gibt", "zeigt", "Teil", "offenbar" describe or mean otherwise.
-    r"\b(?:zeig(?:e|en)?|verrat(?:e|en)?|nenne?n?|wiederhole?n?|gib|geben|teilen?|drucken?|offenbaren?|enthülle?n?)\b"
-    r"|\b(?:muestra|muéstrame|revela|revélame|dime|comparte|repite|imprime|enseña|mostrar|revelar|decir)\w*"
-    r"|\b(?:montre|révèle|affiche|donne|répète|dis-moi|partage|imprime|divulgue|dévoile)\w*"
-    r"|\b(?:mostre|mostra|revele|revela|diga|diz|compartilhe|repita|imprima|divulgue)\w*"
-    r"|\b(?:rivela|dimmi|condividi|ripeti|stampa|svela)\w*"
-    r"|\b(?:toon|laat|vertel|herhaal|deel|onthul)\w*|\b(?:pokaż|ujawnij|powiedz|powtórz|wypisz|podaj)\w*"
-    r"|\b(?:покаж|раскро|раскры|выведи|выдай|повтори|скажи|поделись|распечатай|озвучь)\w*"
+    r"\b(?:zeig(?:e|en)?|verrat(?:e|en)?|nenne?n?|wiederhole?n?|gib|geben|teilen?|drucken?|offenbaren?|enthülle?n?"
+    r"|muestra(?:me|nos)?|muéstra(?:me|nos)|mostrar(?:me|nos)?|revela(?:r|rme)?|revéla(?:me|nos)|dime|dinos|decir(?:me)?|"
+    r"comparte|compárte(?:me|nos)|compartir|repite|repíte(?:me|nos)|repetir|imprime|imprimir|enseña|enséña(?:me|nos)"
+    r"|montrez?|montrer|révèle|révélez|révéler|affichez?|afficher|donnez?|donner|répète|répétez|répéter|dis|dites|"
+    r"partagez?|partager|imprimez?|imprimer|divulguez?|divulguer|dévoilez?|dévoiler"
+    r"|mostre|mostra|revele|diga|diz|dizer|compartilhe|compartilhar|repita|imprima|divulgue|divulgar"
+    r"|mostrami|mostrare|rivela|rivelami|rivelare|dimmi|condividi|condividere|ripeti|ripetere|stampa|stampare|"
+    r"svela|svelami|svelare"
+    r"|toon|tonen|vertel|vertellen|herhaal|herhalen|onthul|onthullen"
+    r"|pokaż|pokażcie|ujawnij|powiedz|powtórz|wypisz|podaj"
+    r"|покажи(?:те)?|раскрой(?:те)?|выведи(?:те)?|выдай(?:те)?|повтори(?:те)?|скажи(?:те)?|поделись|распечатай|озвучь"
+    r"|göster(?:in|ir misin|ebilir misin)?|açikla(?:yin|r misin)?|söyle(?:yin|r misin)?|yazdir(?:in)?|"
+    r"tekrarla(?:yin)?|paylaş(?:in|ir misin)?"
+    r"|tunjukkan|ungkapkan|beri tahu|beritahu|cetak|ulangi|bagikan|sebutkan)\b"
     r"|显示|展示|透露|告诉我|告訴我|输出|輸出|打印|重复|重複|泄露|给我看|給我看|公开|公開|说出|說出"
     r"|見せ|教え|表示し|出力|繰り返|明かし"
     r"|보여|알려|출력|공개|반복|말해"
     r"|اعرض|اكشف|أظهر|اظهر|أخبرني|اخبرني|اطبع|كرر|شارك"
-    r"|दिखा|बता|प्रकट|दोहरा"
-    r"|\b(?:göster|açıkla|söyle|yazdır|tekrarla|paylaş|ifşa)\w*"
+    r"|दिखाओ|दिखाइए|दिखाएं|दिखा दो|बताओ|बताइए|बताएं|बता दो|प्रकट करो|प्रकट करें|दोहराओ|दोहराएं"
     r"|hiển thị|tiết lộ|cho tôi xem|cho tôi biết|in ra|lặp lại|chia sẻ"
-    r"|\b(?:tunjukkan|ungkapkan|beri tahu|beritahu|cetak|ulangi|bagikan|sebutkan)\b"
 )
-"""Verbs of showing, telling, repeating or printing, imperative or infinitive, in the languages of
-`_HIDDEN_PROMPT_I18N`. Not "write": "write a system prompt for my support bot" is a request for one."""
+"""Verbs of showing, telling, repeating or printing, in the imperative or the infinitive, in the languages of
+`_HIDDEN_PROMPT_I18N`: a page that says the system prompt was shown ("données", "partagé", "zeigt", "es
+gibt", "раскрывает", "gösterilen", "दिखाता") asks for nothing. Not "write": "write a system prompt for my
+support bot" is a request for one."""
 _LIMITS_I18N = (
     r"regeln|einschränkung\w*|grenzen|filter\w*|zensur|reglas|restricci\w+|límites|filtros|censura|règles|"
     r"restrictions?|limites|filtres|censure|regras|restriç\w+|regole|restrizioni|limiti|filtri|правил\w*|"
