@@ -46,11 +46,13 @@ WORST_CASES = {
     "markdown images glued together": "![x](http://a?data=" * 5_263,
     "exclamations, then a password": "x! " * 33_330 + "пароль",
     "clauses opening on an errand": "- send " * 14_285,
+    "Chinese orders to answer and negations": "回答没有" * 25_000,
+    "Chinese negated rules": "没有规则" * 25_000,
 }
 """Texts of the maximum length (100,000 characters) built to make one layer slow; each once found a
 superlinear step (the respelling of a long word, the chopped-words decoder, a line-wide pattern, an
 e-mail pattern tried at each letter of a word, a link pattern rescanning glued links, a question
-pattern that read past "!")."""
+pattern that read past "!", a gap of "two words" in Chinese, which has no spaces)."""
 
 
 def call(text: str, context: str) -> tuple[dict[str, Any], float]:
