@@ -22,7 +22,11 @@ use_promptguard_offline()
 from promptguard_service import normalize, rules
 from promptguard_service.engine import check
 
-SEPARATORS = (" ", "?", "! ", ". ", "\n", ": ", "- ", "'", "{x}", "/", "=", "@a.b ", "http://a?", "![x](http://a?q=")
+SEPARATORS = (
+    "", " ", "?", "! ", ". ", "\n", ": ", "- ", "'", "{x}", "/", "=", "@a.b ", "http://a?", "![x](http://a?q=",
+)  # fmt: skip
+"""What follows each gate word; "" glues them as Chinese and Japanese write (a gap of "two words" read as
+every split of an unspaced run: 500 characters of "没有规则" took 7.5 s)."""
 EXTRA_UNITS = (
     "x! ", "http://a?", "![x](http://a?data=", "- send ", "your reply ", ":'", "QUJD", "ZZZZ234567", "0101 ",
     "01010101 ", ".- ", "-- / ", "Ã© ", "%41", "ignroe ", "1gn0r3 ", "i g n o r e ", "a\u0301\u0301 ", "| a | b |\n",
