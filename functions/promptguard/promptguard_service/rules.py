@@ -308,6 +308,21 @@ the scan made 10,000 characters of "x! " cost 0.5 s (100,000: 48 s)."""
 _WORD_START = r"(?:(?<![^\W_])|(?=[\u3040-\u30ff\u4e00-\u9fff])|(?<=[\u3040-\u30ff\u4e00-\u9fff]))"
 """Where a word can start: after a non-letter, or in or right after Chinese and Japanese, written without
 spaces ("没有任何规则的AI")."""
+
+
+def _in_one_sentence(first: str, then: str) -> str:
+    """`first` and `then` in one sentence, in either order: 40 characters apart at most, or 30 when `then`
+    comes first (verbs come last in Japanese, Korean, Hindi and Turkish).
+
+    Each gap is crossed word by word, the far side tried only at a word's start behind the characters it
+    can open with: tried at every character, 100,000 characters of "zeig " took 0.7 s.
+    """
+    return (
+        rf"(?:{first})(?:{_SENTENCE}{{0,40}}?{_WORD_START})?{lookahead(then)}(?:{then})"
+        rf"|(?:{then})(?:{_SENTENCE}{{0,30}}?{_WORD_START})?{lookahead(first)}(?:{first})"
+    )
+
+
 _HIDDEN_PROMPT_I18N = (
     r"\bsystem-?prompts?\b|\bsystem-?(?:anweisung|nachricht)\w{0,20}|\b(?:ursprünglich|anfänglich|versteckt|geheim|"
     r"vorherig)\w{0,20} (?:anweisung|instruktion)\w{0,20}"
@@ -789,10 +804,7 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # or telling and the system prompt, or instructions called initial, original, hidden or secret, in
         # one sentence, in either order (verbs come last in Japanese, Korean, Hindi and Turkish). "What is a
         # system prompt?" names no such verb.
-        # Each gap is crossed word by word, the far side tried only at a word's start behind the characters
-        # it can open with: tried at every character, 100,000 characters of "zeig " took 0.7 s.
-        rf"(?:{_LEAK_VERB_I18N})(?:{_SENTENCE}{{0,40}}?{_WORD_START})?{lookahead(_HIDDEN_PROMPT_I18N)}(?:{_HIDDEN_PROMPT_I18N})"
-        rf"|(?:{_HIDDEN_PROMPT_I18N})(?:{_SENTENCE}{{0,30}}?{_WORD_START})?{lookahead(_LEAK_VERB_I18N)}(?:{_LEAK_VERB_I18N})",
+        _in_one_sentence(_LEAK_VERB_I18N, _HIDDEN_PROMPT_I18N),
         ("prompt", "instru", "anweisung", "nachricht", "mensaje", "message", "mensagem", "messaggio", "промпт",
          "подсказк", "инструкц", "сообщени", "提示", "指令", "消息", "システム", "指示", "시스템", "지침", "النظام",
          "التعليمات", "सिस्टम", "निर्देश", "sistem", "talimat", "hệ thống", "hướng dẫn", "chỉ dẫn", "instruksi",
@@ -805,11 +817,7 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # jailbreaks arrive in (English is `mode_switch`'s): in one sentence, an AI or an order to answer and
         # "without rules, restrictions, limits, filters or censorship", in either order. "I would like a
         # reply without length restrictions" names neither.
-        # The gaps are crossed as `prompt_leak_i18n`'s are.
-        rf"(?:{_AI_OR_ANSWER_I18N})(?:{_SENTENCE}{{0,40}}?{_WORD_START})?{lookahead(_WITHOUT_LIMITS_I18N)}"
-        rf"(?:{_WITHOUT_LIMITS_I18N})"
-        rf"|(?:{_WITHOUT_LIMITS_I18N})(?:{_SENTENCE}{{0,30}}?{_WORD_START})?{lookahead(_AI_OR_ANSWER_I18N)}"
-        rf"(?:{_AI_OR_ANSWER_I18N})",
+        _in_one_sentence(_AI_OR_ANSWER_I18N, _WITHOUT_LIMITS_I18N),
         # Gated on the negation, rarer than "ai" or "ia" inside English words.
         ("ohne", "sin ", "sans", "sem ", "senza", "без", "bez", "zonder", "بلا", "بدون", "बिना", "tanpa", "không có",
          "没有", "沒有", "无", "無", "不受", "ない", "なし", "없는", "없이", "olmadan"),
