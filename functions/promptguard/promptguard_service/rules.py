@@ -14,10 +14,14 @@ Spanish, French, Portuguese, Italian, Chinese, Japanese, Russian); the learned l
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
+from promptguard_service.literals import Formula, LiteralIndex, holds, literals, required
 from promptguard_service.openings import lookahead, with_opening
+
+if TYPE_CHECKING:
+    from collections.abc import Set
 
 Strength = Literal["strong", "weak"]
 
@@ -29,12 +33,22 @@ class Rule:
     strength: Strength
     pattern: re.Pattern[str]
     gate: tuple[str, ...]
-    """Substrings of which one must occur for the pattern to be tried (a fast pre-check)."""
+    """Substrings of which one must occur for the pattern to be tried (a fast pre-check); empty: no gate."""
     documents_only: bool = False
     """Read in documents (rag_chunk, tool_result) only: words a user may say to the model themselves."""
+    needs: Formula = field(init=False, repr=False)
+    """The literals every match holds, read from the pattern (`literals.required`): a second pre-check."""
 
-    def finditer(self, text: str) -> list[re.Match[str]]:
-        if not any(word in text for word in self.gate):
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "needs", required(self.pattern))
+
+    def words(self) -> set[str]:
+        """Every literal the pre-checks look for."""
+        return {*self.gate, *literals(self.needs)}
+
+    def finditer(self, text: str, found: Set[str]) -> list[re.Match[str]]:
+        """The pattern's matches in `text`, tried only if `found` (the literals of `text`) passes the pre-checks."""
+        if (self.gate and found.isdisjoint(self.gate)) or not holds(self.needs, found):
             return []
         return list(self.pattern.finditer(text))
 
@@ -1113,17 +1127,23 @@ _READ: dict[bool, tuple[tuple[Rule, ...], tuple[Rule, ...]]] = {
 """Per kind of text (document or not): the rules read in it, and their obfuscated twins."""
 
 
+_LITERALS = LiteralIndex(word for rule in (*RULES, *EXTRA_STRONG) for word in rule.words())
+"""Every rule's pre-check literals, found in a text in one pass (the obfuscated twins share them)."""
+
+
 def match(text: str, *, document: bool = False) -> list[Hit]:
     """Every rule hit in a normalised text, in text order; `document` adds the documents-only rules."""
     plain, obfuscated = _READ[document]
-    hits = [Hit(rule, m.start(), m.end()) for rule in plain for m in rule.finditer(text)]
+    found = _LITERALS.present(text)
+    hits = [Hit(rule, m.start(), m.end()) for rule in plain for m in rule.finditer(text, found)]
     unfolded = _symbol_view(text)
     if unfolded is not None:
         fired = {hit.rule.name for hit in hits}
+        found = _LITERALS.present(unfolded)
         hits += [
             Hit(rule, m.start(), m.end())
             for rule in obfuscated
             if rule.name.removesuffix("_obfuscated") not in fired
-            for m in rule.finditer(unfolded)
+            for m in rule.finditer(unfolded, found)
         ]
     return sorted(hits, key=lambda hit: hit.start)
