@@ -428,7 +428,7 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # Its clipped and translated forms ("ive been pwned", "i've PWND", "he sido PWNED", "ich bin PWNED").
         r"|\b(?:i'?ve|i\W{0,3}ha?ve?|we'?ve|ive|iv)\W{0,3}(?:been\W{0,3}|bin\W{0,3}|bn\W{0,3})?pw+n+e?d\b"
         r"|\b(?:he sido|fui|j'ai été|je suis|sono stato|ich (?:bin|wurde|habe|haben)|eu fui|я был)\W{0,3}pw+n+e?d\b",
-        ("pw", "p w"),
+        (),  # no gate: anything may stand between its letters ("p"+"wned", p/w/n/e/d)
     ),
     (
         "override_short",
@@ -505,7 +505,9 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:do not|don't|no longer|doesn't|won't|never)\s+(?:apply|exist|matter|bind)\b"
         r"|\bwhere (?:the )?(?:rules|guidelines|restrictions) (?:do not|don't) (?:apply|exist)\b"
         r"|\b(?:despite|regardless of|free of)\s+(?:\w+\s+)?(?:restrictions|guidelines|rules|limits|filters)\b"
-        r"|\b(?:forbidden|restricted|unfiltered|prohibited) (?:output|response|answer|content)\b"
+        # "the forbidden response", "an unfiltered answer"; not "restricted content" or "prohibited content",
+        # which terms of service and paywalled pages name.
+        r"|\b(?:forbidden|prohibited|unfiltered|uncensored) (?:output|response|answer)s?\b"
         # A persona with no regard for ethics, bound by no rules, never saying it is an AI (in-the-wild
         # jailbreaks: "you care not for OpenAI's content policy", "DeltaGPT disregards all ethical concerns").
         r"|\b(?:no|not|nor|without|zero|lacks?)\s+(?:\w+\s+){0,3}?(?:regard|care|concern|respect)\s+(?:at all\s+)?"
