@@ -12,14 +12,16 @@ from promptguard_service import normalize, rules
 from promptguard_service.literals import AllOf, AnyOf, LiteralIndex, holds, literals, required
 
 
-def test_a_pattern_needs_its_words_in_order_of_cost() -> None:
+def test_a_pattern_needs_its_words() -> None:
     assert required(re.compile(r"\bas your (?:developer|creator),? (?:i|we)\b")) == AllOf(
-        ("as your ", AnyOf(("developer", "creator")))
+        frozenset({"as your "}), (AnyOf(frozenset({"developer", "creator"})),)
     )
 
 
 def test_what_a_lookaround_reads_is_needed_unless_it_is_negative() -> None:
-    assert required(re.compile(r"(?<=send )\w+(?=[^.]{0,80}evil\.example)")) == AllOf(("send ", "evil.example"))
+    assert required(re.compile(r"(?<=send )\w+(?=[^.]{0,80}evil\.example)")) == AllOf(
+        frozenset({"send ", "evil.example"})
+    )
     assert required(re.compile(r"(?<!please )send\b(?!ing)")) == "send"
 
 
@@ -34,7 +36,9 @@ def test_nothing_is_certain(rx: str) -> None:
 
 
 def test_two_letters_outside_ascii_are_a_word() -> None:
-    assert required(re.compile(r"(?:忽略|无视)[^。]{0,12}指令")) == AllOf(("指令", AnyOf(("忽略", "无视"))))
+    assert required(re.compile(r"(?:忽略|无视)[^。]{0,12}指令")) == AllOf(
+        frozenset({"指令"}), (AnyOf(frozenset({"忽略", "无视"})),)
+    )
 
 
 def test_the_index_finds_words_inside_and_across_each_other() -> None:

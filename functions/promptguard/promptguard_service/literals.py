@@ -17,22 +17,28 @@ import re
 from dataclasses import dataclass
 from re import _constants as sre  # the parser's opcodes, as `openings` reads them
 from re import _parser
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import ahocorasick
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Set
+    from collections.abc import Iterable
 
 
 @dataclass(frozen=True)
 class AllOf:
-    parts: tuple[AllOf | AnyOf | str, ...]
+    """Every word of `words` and every formula of `parts` (the words tested at once, as a subset)."""
+
+    words: frozenset[str]
+    parts: tuple[AllOf | AnyOf, ...] = ()
 
 
 @dataclass(frozen=True)
 class AnyOf:
-    parts: tuple[AllOf | AnyOf | str, ...]
+    """A word of `words` or a formula of `parts`."""
+
+    words: frozenset[str]
+    parts: tuple[AllOf | AnyOf, ...] = ()
 
 
 Formula = AllOf | AnyOf | str | None
@@ -45,22 +51,26 @@ def _kept(run: str) -> str | None:
     return run if len(run) >= 3 or (len(run) >= 2 and not run.isascii()) else None
 
 
-def _combine(kind: Literal["all", "any"], parts: Iterable[Formula]) -> Formula:
-    flat: list[AllOf | AnyOf | str] = []
+def _combine(kind: type[AllOf | AnyOf], parts: Iterable[Formula]) -> Formula:
+    words: set[str] = set()
+    nested: list[AllOf | AnyOf] = []
     for part in parts:
         if part is None:
-            if kind == "any":
+            if kind is AnyOf:
                 return None  # one branch with nothing known: the alternation promises nothing
             continue
-        inner = part.parts if isinstance(part, AllOf if kind == "all" else AnyOf) else (part,)
-        flat += [p for p in inner if p not in flat]
-    if not flat:
-        return None
-    if len(flat) == 1:
-        return flat[0]
-    # Literals first: they are the cheap lookups, and usually the ones that fail.
-    ordered = tuple(sorted(flat, key=lambda p: not isinstance(p, str)))
-    return AllOf(ordered) if kind == "all" else AnyOf(ordered)
+        if isinstance(part, str):
+            words.add(part)
+        elif isinstance(part, kind):  # all of (all of …) is all of …
+            words |= part.words
+            nested += [p for p in part.parts if p not in nested]
+        elif part not in nested:
+            nested.append(part)
+    if not nested:
+        return None if not words else next(iter(words)) if len(words) == 1 else kind(frozenset(words))
+    if not words and len(nested) == 1:
+        return nested[0]
+    return kind(frozenset(words), tuple(nested))
 
 
 def _sequence(items: list[tuple[Any, Any]]) -> Formula:
@@ -73,7 +83,7 @@ def _sequence(items: list[tuple[Any, Any]]) -> Formula:
         parts += [_kept(run), _item(op, av)]
         run = ""
     parts.append(_kept(run))
-    return _combine("all", parts)
+    return _combine(AllOf, parts)
 
 
 def _item(op: Any, av: Any) -> Formula:
@@ -83,7 +93,7 @@ def _item(op: Any, av: Any) -> Formula:
     if op is sre.ATOMIC_GROUP:
         return _sequence(av.data)
     if op is sre.BRANCH:
-        return _combine("any", (_sequence(branch.data) for branch in av[1]))
+        return _combine(AnyOf, (_sequence(branch.data) for branch in av[1]))
     if op in _REPEATS:
         low, _high, body = av
         return _sequence(body.data) if low >= 1 else None
@@ -100,15 +110,15 @@ def required(pattern: re.Pattern[str]) -> Formula:
     return _sequence(_parser.parse(pattern.pattern, pattern.flags).data)
 
 
-def holds(formula: Formula, found: Set[str]) -> bool:
+def holds(formula: Formula, found: frozenset[str]) -> bool:
     """Whether a text whose literals are `found` (`LiteralIndex.present`) can satisfy `formula`."""
     if formula is None:
         return True
     if isinstance(formula, str):
         return formula in found
     if isinstance(formula, AllOf):
-        return all(holds(part, found) for part in formula.parts)
-    return any(holds(part, found) for part in formula.parts)
+        return formula.words <= found and all(holds(part, found) for part in formula.parts)
+    return not formula.words.isdisjoint(found) or any(holds(part, found) for part in formula.parts)
 
 
 def literals(formula: Formula) -> set[str]:
@@ -116,7 +126,7 @@ def literals(formula: Formula) -> set[str]:
         return set()
     if isinstance(formula, str):
         return {formula}
-    return set().union(*(literals(part) for part in formula.parts))
+    return set(formula.words).union(*(literals(part) for part in formula.parts))
 
 
 class LiteralIndex:

@@ -15,13 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from promptguard_service.literals import Formula, LiteralIndex, holds, literals, required
 from promptguard_service.openings import lookahead, with_opening
-
-if TYPE_CHECKING:
-    from collections.abc import Set
 
 Strength = Literal["strong", "weak"]
 
@@ -46,7 +43,7 @@ class Rule:
         """Every literal the pre-checks look for."""
         return {*self.gate, *literals(self.needs)}
 
-    def finditer(self, text: str, found: Set[str]) -> list[re.Match[str]]:
+    def finditer(self, text: str, found: frozenset[str]) -> list[re.Match[str]]:
         """The pattern's matches in `text`, tried only if `found` (the literals of `text`) passes the pre-checks."""
         if (self.gate and found.isdisjoint(self.gate)) or not holds(self.needs, found):
             return []
