@@ -60,12 +60,11 @@ def hash_text(text: str) -> Hashed:
     positions: list[IntArray] = []
     length = len(codes)
     with np.errstate(over="ignore"):
+        h = codes[: max(length - 2, 0)] * _PRIME + codes[1 : length - 1]  # bigram hashes, one short
         for n in (3, 4, 5):
             if length < n:
-                continue
-            h = np.zeros(length - n + 1, dtype=np.uint64)
-            for k in range(n):
-                h = h * _PRIME + codes[k : length - n + 1 + k]
+                break
+            h = h[: length - n + 1] * _PRIME + codes[n - 1 :]  # the (n-1)-gram's hash extended by a letter
             indices.append(_mix(h, n))
             positions.append(np.arange(length - n + 1, dtype=np.int64))
     words = [(m.start(), zlib.crc32(m.group().encode())) for m in _WORDS.finditer(text)]
