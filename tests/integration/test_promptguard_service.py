@@ -6,6 +6,9 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
+import subprocess
+import sys
 from typing import TYPE_CHECKING
 
 import boto3
@@ -173,3 +176,17 @@ def test_canary_secret_from_ssm(aws, monkeypatch, reload_settings) -> None:
     token = _call("promptguard_canary", {"action": "plant"})["token"]
     out = _call("promptguard_canary", {"action": "verify", "token": token, "text": "nothing here"})
     assert (out["authentic"], out["leaked"]) == (True, False)
+
+
+def test_the_lambda_init_loads_what_a_first_check_would_otherwise_load() -> None:
+    """The models, the calibration and the word lists load when the handler module is imported (Lambda's
+    init phase): the first check in a process no longer pays ~0.25 s for them."""
+    script = (
+        "import promptguard_service.app\n"
+        "from promptguard_service import calibration, model, normalize\n"
+        "print(model.load_models.cache_info().currsize, calibration.load_calibration.cache_info().currsize,"
+        " normalize._english_words.cache_info().currsize)"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False, env=env)
+    assert run.stdout.split() == ["1", "1", "1"], run.stderr[-2000:]

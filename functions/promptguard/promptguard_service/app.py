@@ -3,6 +3,7 @@
 from mcp_platform.service import ServiceApp
 from promptguard_service.canary import promptguard_canary
 from promptguard_service.check import promptguard_check
+from promptguard_service.engine import warm
 from promptguard_service.settings import settings
 
 app = ServiceApp(
@@ -11,3 +12,4 @@ app = ServiceApp(
     settings=settings(),
 )
 handler = app.lambda_handler
+warm()
