@@ -334,29 +334,38 @@ def _in_one_sentence(first: str, then: str) -> str:
     )
 
 
+def _behind_opening(rx: str) -> str:
+    """`rx` behind its opening-character lookahead (`openings.lookahead`): for an alternation of words in
+    scripts without spaces, which no `\\b` can gate, one set test per character instead of one per branch."""
+    return f"{lookahead(rx)}(?:{rx})"
+
+
 _HIDDEN_PROMPT_I18N = (
-    r"\bsystem-?prompts?\b|\bsystem-?(?:anweisung|nachricht)\w{0,20}|\b(?:ursprünglich|anfänglich|versteckt|geheim|"
+    # Words of scripts with spaces behind one `\b`: one test where a word cannot start, not one per branch.
+    r"\b(?:system-?prompts?\b|system-?(?:anweisung|nachricht)\w{0,20}|(?:ursprünglich|anfänglich|versteckt|geheim|"
     r"vorherig)\w{0,20} (?:anweisung|instruktion)\w{0,20}"
-    r"|\b(?:prompt|instrucciones|mensaje) del sistema\b|\binstrucciones (?:iniciales|originales|ocultas|secretas|"
+    r"|(?:prompt|instrucciones|mensaje) del sistema\b|instrucciones (?:iniciales|originales|ocultas|secretas|"
     r"previas)\b"
-    r"|\b(?:prompt|invite|message|instructions?) (?:du )?système\b|\binstructions (?:initiales|d'origine|originales|"
+    r"|(?:prompt|invite|message|instructions?) (?:du )?système\b|instructions (?:initiales|d'origine|originales|"
     r"cachées|secrètes|précédentes)\b"
-    r"|\b(?:prompt|mensagem|instruções) do sistema\b|\binstruções (?:iniciais|originais|ocultas|secretas|anteriores)\b"
-    r"|\b(?:prompt|messaggio|istruzioni) di sistema\b|\bistruzioni (?:iniziali|originali|nascoste|segrete|precedenti)\b"
-    r"|\bsystemprompt\b|\b(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"
-    r"|\b(?:prompt|instrukcj\w{0,20}|polecenia) systemow\w{0,20}"
-    r"|\b(?:ukryte|tajne|pierwotne|początkowe) (?:instrukcje|polecenia)\b"
-    r"|\bсистемн\w{0,20} (?:промпт\w{0,20}|подсказк\w{0,20}|инструкци\w{0,20}|сообщени\w{0,20})|\b(?:исходн"
+    r"|(?:prompt|mensagem|instruções) do sistema\b|instruções (?:iniciais|originais|ocultas|secretas|anteriores)\b"
+    r"|(?:prompt|messaggio|istruzioni) di sistema\b|istruzioni (?:iniziali|originali|nascoste|segrete|precedenti)\b"
+    r"|systemprompt\b|(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"
+    r"|(?:prompt|instrukcj\w{0,20}|polecenia) systemow\w{0,20}"
+    r"|(?:ukryte|tajne|pierwotne|początkowe) (?:instrukcje|polecenia)\b"
+    r"|системн\w{0,20} (?:промпт\w{0,20}|подсказк\w{0,20}|инструкци\w{0,20}|сообщени\w{0,20})|(?:исходн"
     r"|первоначальн|скрыт|секретн|"
     r"изначальн)\w{0,20} (?:инструкци\w{0,20}|указани\w{0,20}|промпт\w{0,20})"
-    r"|系统提示词?|系統提示詞?|系统指令|系統指令|系统消息|初始指令|原始指令|隐藏(?:的)?指令|秘密指令"
-    r"|システムプロンプト|システムメッセージ|システム指示|(?:初期|元|最初|隠された|秘密)の?指示"
-    r"|시스템 ?(?:프롬프트|메시지|지침|지시)|(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"
-    r"|(?:موجه|تعليمات|رسالة|أوامر) النظام|التعليمات (?:الأصلية|الأولية|المخفية|السرية|السابقة)"
-    r"|सिस्टम (?:प्रॉम्प्ट|निर्देश|संदेश)|(?:मूल|प्रारंभिक|छिपे हुए|छिपे|गुप्त) निर्देश"
-    r"|\bsistem (?:istemi|komutu|talimatlar\w{0,20}|mesaj\w{0,20})|\b(?:orijinal|ilk|gizli|önceki) talimatlar\w{0,20}"
+    r"|sistem (?:istemi|komutu|talimatlar\w{0,20}|mesaj\w{0,20})|(?:orijinal|ilk|gizli|önceki) talimatlar\w{0,20}"
     r"|(?:lời nhắc|chỉ dẫn|hướng dẫn|thông điệp|lệnh) (?:của )?hệ thống|(?:hướng dẫn|chỉ dẫn) (?:ban đầu|gốc|ẩn|bí mật)"
-    r"|\b(?:prompt|instruksi|perintah|pesan) sistem\b|\binstruksi (?:awal|asli|tersembunyi|rahasia)\b"
+    r"|(?:prompt|instruksi|perintah|pesan) sistem\b|instruksi (?:awal|asli|tersembunyi|rahasia)\b)|"
+    + _behind_opening(
+        r"系统提示词?|系統提示詞?|系统指令|系統指令|系统消息|初始指令|原始指令|隐藏(?:的)?指令|秘密指令"
+        r"|システムプロンプト|システムメッセージ|システム指示|(?:初期|元|最初|隠された|秘密)の?指示"
+        r"|시스템 ?(?:프롬프트|메시지|지침|지시)|(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"
+        r"|(?:موجه|تعليمات|رسالة|أوامر) النظام|التعليمات (?:الأصلية|الأولية|المخفية|السرية|السابقة)"
+        r"|सिस्टम (?:प्रॉम्प्ट|निर्देश|संदेश)|(?:मूल|प्रारंभिक|छिपे हुए|छिपे|गुप्त) निर्देश"
+    )
 )
 """The hidden prompt: "system prompt", or instructions called initial, original, hidden, secret, in sixteen
 languages (English is `prompt_leak`'s)."""
@@ -375,13 +384,15 @@ _LEAK_VERB_I18N = (
     r"|покажи(?:те)?|раскрой(?:те)?|выведи(?:те)?|выдай(?:те)?|повтори(?:те)?|скажи(?:те)?|поделись|распечатай|озвучь"
     r"|göster(?:in|ir misin|ebilir misin)?|açikla(?:yin|r misin)?|söyle(?:yin|r misin)?|yazdir(?:in)?|"
     r"tekrarla(?:yin)?|paylaş(?:in|ir misin)?"
-    r"|tunjukkan|ungkapkan|beri tahu|beritahu|cetak|ulangi|bagikan|sebutkan)\b"
-    r"|显示|展示|透露|告诉我|告訴我|输出|輸出|打印|重复|重複|泄露|给我看|給我看|公开|公開|说出|說出"
-    r"|見せ|教え|表示し|出力|繰り返|明かし"
-    r"|보여|알려|출력|공개|반복|말해"
-    r"|اعرض|اكشف|أظهر|اظهر|أخبرني|اخبرني|اطبع|كرر|شارك"
-    r"|दिखाओ|दिखाइए|दिखाएं|दिखा दो|बताओ|बताइए|बताएं|बता दो|प्रकट करो|प्रकट करें|दोहराओ|दोहराएं"
-    r"|hiển thị|tiết lộ|cho tôi xem|cho tôi biết|in ra|lặp lại|chia sẻ"
+    r"|tunjukkan|ungkapkan|beri tahu|beritahu|cetak|ulangi|bagikan|sebutkan"
+    r"|hiển thị|tiết lộ|cho tôi xem|cho tôi biết|in ra|lặp lại|chia sẻ)\b|"
+    + _behind_opening(
+        r"显示|展示|透露|告诉我|告訴我|输出|輸出|打印|重复|重複|泄露|给我看|給我看|公开|公開|说出|說出"
+        r"|見せ|教え|表示し|出力|繰り返|明かし"
+        r"|보여|알려|출력|공개|반복|말해"
+        r"|اعرض|اكشف|أظهر|اظهر|أخبرني|اخبرني|اطبع|كرر|شارك"
+        r"|दिखाओ|दिखाइए|दिखाएं|दिखा दो|बताओ|बताइए|बताएं|बता दो|प्रकट करो|प्रकट करें|दोहराओ|दोहराएं"
+    )
 )
 """Verbs of showing, telling, repeating or printing, in the imperative or the infinitive, in the languages of
 `_HIDDEN_PROMPT_I18N`: a page that says the system prompt was shown ("données", "partagé", "zeigt", "es
@@ -839,17 +850,18 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         "model_impersonation",
         "role_play_jailbreak",
         # The user speaks as the model or its maker to switch it into a mode.
-        r"\bas an? (?:ai|model|assistant|language model) (?:developed|created|made|built|trained) by\b"
-        r"|\bals von \w+ entwickelte ki\b"
+        # One `\b` before the words of scripts with spaces: one test where no word starts, not one per branch.
+        r"\b(?:as an? (?:ai|model|assistant|language model) (?:developed|created|made|built|trained) by\b"
+        r"|als von \w+ entwickelte ki\b"
         # "As an AI developed by …" as machine translation renders it.
-        r"|\bcomo (?:una? )?ia (?:desarrollad|cread|entrenad|desenvolvid|criad|treinad)[ao] (?:por|pel[ao])\b"
-        r"|\ben tant qu'(?:ia|intelligence artificielle) (?:développée|créée|entraînée) par\b"
-        r"|\bcome (?:un'|una )?ia (?:sviluppat|creat|addestrat)[ao] da\b"
-        r"|\bsebagai (?:sebuah )?ai yang (?:dikembangkan|dibuat|dilatih) oleh\b"
-        r"|\bbilang (?:isang )?ai na (?:binuo|ginawa|nilikha) ng\b"
+        r"|como (?:una? )?ia (?:desarrollad|cread|entrenad|desenvolvid|criad|treinad)[ao] (?:por|pel[ao])\b"
+        r"|en tant qu'(?:ia|intelligence artificielle) (?:développée|créée|entraînée) par\b"
+        r"|come (?:un'|una )?ia (?:sviluppat|creat|addestrat)[ao] da\b"
+        r"|sebagai (?:sebuah )?ai yang (?:dikembangkan|dibuat|dilatih) oleh\b"
+        r"|bilang (?:isang )?ai na (?:binuo|ginawa|nilikha) ng\b"
+        r"|một ai (?:được )?(?:phát triển|tạo ra) bởi\b"
+        r"|как (?:ии|искусственный интеллект),? (?:разработанн|созданн)\w{0,20})"
         r"|tarafından (?:geliştirilen|geliştirilmiş|oluşturulan) bir (?:yapay zeka|ai)\b"
-        r"|\bmột ai (?:được )?(?:phát triển|tạo ra) bởi\b"
-        r"|\bкак (?:ии|искусственный интеллект),? (?:разработанн|созданн)\w{0,20}"
         r"|द्वारा (?:विकसित|बनाया गया|बनाई गई) (?:एक )?(?:एआई|ai)|দ্বারা (?:তৈরি|বিকশিত) (?:একটি )?(?:এআই|ai)"
         r"|\bai\s*(?:ที่)?(?:พัฒนา|สร้าง)โดย|由[^，。,.]{1,12}(?:开发|開發|创建|訓練|训练)的(?:ai|人工智能)"
         r"|によって開発された(?:ai|人工知能)|(?:에서|이|가) 개발한 ai"
