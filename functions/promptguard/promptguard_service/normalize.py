@@ -139,27 +139,31 @@ _MIXED = re.compile(_MIXED_PAIR)
 _MIXED_WORD = re.compile(rf"(?<!\S)\S*?{_MIXED_PAIR}\S*")
 
 
+def _unleet(word: str) -> str:
+    """`word` with its leetspeak digits and symbols read as letters, unless it is an address, a code or a number."""
+    letters = sum(c.isalpha() for c in word)
+    leet = sum(c in _LEET_CHARS for c in word)
+    if _ADDRESS.search(word) or sum(c.isdigit() for c in word) > letters:
+        return word  # an address, or a code, an account number or a hash: not a word with digits for letters
+    mostly_letters = letters >= 2 and letters + leet >= 0.7 * len(word) and not word[0].isdigit()
+    leading_digit = letters >= 2 and word[0] in "0134578" and not _ORDINAL.match(word)
+    if not (mostly_letters or leading_digit):
+        return word
+    core = word.rstrip("!.,;:?")
+    return core.translate(_LEET) + word[len(core) :]
+
+
 def _fix_words(text: str) -> str:
     """Confusable and leetspeak folding inside words; keeps the length so offsets hold."""
     if not _MIXED.search(text):
         return text
     chars: list[str] | None = None
+    folded = text.translate(_CONFUSABLES)  # one character for another: a word's slice is the word folded
     for match in _MIXED_WORD.finditer(text):
         word = match.group()
-        fixed = word
-        if not word.isascii():
-            candidate = word.translate(_CONFUSABLES)
-            if len(candidate) == len(word):
-                fixed = candidate
-        letters = sum(c.isalpha() for c in fixed)
-        leet = sum(c in _LEET_CHARS for c in fixed)
-        if _ADDRESS.search(fixed) or sum(c.isdigit() for c in fixed) > letters:
-            leet = 0  # an address, or a code, an account number or a hash: not a word with digits for letters
-        mostly_letters = letters >= 2 and letters + leet >= 0.7 * len(fixed) and not fixed[0].isdigit()
-        leading_digit = letters >= 2 and fixed[0] in "0134578" and not _ORDINAL.match(fixed)
-        if leet and (mostly_letters or leading_digit):
-            core = fixed.rstrip("!.,;:?")
-            fixed = core.translate(_LEET) + fixed[len(core) :]
+        fixed = folded[match.start() : match.end()]
+        if not _LEET_CHARS.isdisjoint(fixed):  # most words (accented prose) have none: no counting
+            fixed = _unleet(fixed)
         if fixed != word:
             chars = chars if chars is not None else list(text)
             chars[match.start() : match.end()] = fixed
