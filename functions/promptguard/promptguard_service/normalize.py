@@ -61,6 +61,7 @@ _CONFUSABLES = str.maketrans(
     "ıɑɩοℓ",
     "aeopcyxkmtbh3ijsdlgabezhikmnoptyxabeiknoptuxiaiol",
 )
+_CONFUSABLE_CHARS = frozenset(map(chr, _CONFUSABLES))
 _LEET = str.maketrans("0134578@$|!", "oieastbasii")
 _LEET_CHARS = frozenset("0134578@$|!")
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|s)\b")
@@ -113,15 +114,27 @@ def _fold_char(ch: str) -> str:
     return unicodedata.normalize("NFKC", ch).casefold()
 
 
+_NON_ASCII_RUN = re.compile(r"([^\x00-\x7f]+)")
 _ASCII_LOWER = {ord(ch): ch.lower() for ch in string.ascii_uppercase}
+_MANY_PARTS = 400
+"""More ASCII and non-ASCII runs than this (Russian or Greek prose), and one translation of the whole text
+is cheaper than one per run (about 1 µs each)."""
 
 
 def _fold(text: str) -> tuple[str, list[int]]:
-    """NFKC + casefold + invisible removal per character (a translation table), so offsets survive."""
+    """NFKC + casefold + invisible removal per character (a translation table), so offsets survive.
+
+    Only the non-ASCII runs go through the table; the ASCII between them is lowered as a whole (a
+    translation of the whole text looked every character up: 0.6 ms on 2,000 characters of news with
+    curly quotes)."""
     if text.isascii():
         return text.lower(), list(range(len(text) + 1))
-    table = {**_ASCII_LOWER, **{ord(ch): _fold_char(ch) for ch in set(text) if not ch.isascii()}}
-    folded = text.translate(table)
+    table = {ord(ch): _fold_char(ch) for ch in set(text) if not ch.isascii()}
+    parts = _NON_ASCII_RUN.split(text)  # ASCII, non-ASCII, ASCII, … (the odd ones are the runs)
+    if len(parts) > _MANY_PARTS:  # words of another script between spaces: one pass over the whole text
+        folded = text.translate({**_ASCII_LOWER, **table})
+    else:
+        folded = "".join(part.translate(table) if k % 2 else part.lower() for k, part in enumerate(parts))
     resized = [code for code, value in table.items() if len(value) != 1]
     if not resized:
         return folded, list(range(len(text) + 1))
@@ -158,7 +171,8 @@ def _fix_words(text: str) -> str:
     if not _MIXED.search(text):
         return text
     chars: list[str] | None = None
-    folded = text.translate(_CONFUSABLES)  # one character for another: a word's slice is the word folded
+    # One character for another, so a word's slice is the word folded; most texts have none to fold.
+    folded = text if _CONFUSABLE_CHARS.isdisjoint(text) else text.translate(_CONFUSABLES)
     for match in _MIXED_WORD.finditer(text):
         word = match.group()
         fixed = folded[match.start() : match.end()]
