@@ -7,7 +7,8 @@ Calls the tool in-process (`app.handle`: validation, every offline layer, output
 row and prints, per context and overall: (a) recall at the threshold where at most 5 % of that
 context's benign rows score higher, (b) balanced accuracy at the tool's own `block` policy, (c)
 over-defence (share of hard negatives not flagged as injection), (d) median and p99 latency per
-text, and the p99 for 2,000-character texts (the issue's target: <= 10 ms).
+text, and the p99 for 2,000-character texts (the issue's target: <= 10 ms): one news page 200 times,
+and every long dev text once, cut to 2,000 characters.
 
 The shipped model was fitted on dev.jsonl, so figures on that file are in-sample. The held-out
 figures the training script measured are printed beside them, for sources never seen in training
@@ -126,6 +127,16 @@ def main() -> None:
         print(
             f"2,000-char text: median {statistics.median(times_2k):.2f} ms, p99 {percentile(times_2k, 0.99):.2f} ms "
             f"(target p99 <= 10 ms)"
+        )
+    # Every long text once, cut to 2,000 characters and read in its own context: the target is for any
+    # such text, and attacks, tables and code take other paths than the one news page above.
+    varied = [(r[0]["text"][:2000], r[0]["context"]) for r in results if len(r[0]["text"]) >= 2000]
+    times_varied = [call(text, context)[1] for text, context in varied]
+    if times_varied:
+        print(
+            f"2,000-char texts, {len(varied)} different (dev rows of 2,000+ cut): median "
+            f"{statistics.median(times_varied):.2f} ms, p99 {percentile(times_varied, 0.99):.2f} ms, "
+            f"slowest {max(times_varied):.2f} ms"
         )
 
     worst = {name: call(text, "tool_result")[1] for name, text in WORST_CASES.items()}
