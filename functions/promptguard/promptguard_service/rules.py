@@ -452,19 +452,20 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         "authority_claim",
         "role_play_jailbreak",
         # The speaker claims to own, build or outrank the model to unlock it.
-        r"\b(?:i am|i'm|this is|we are)\s+(?:\w+\s+){0,2}?(?:your\s+(?:\w+\s+)?(?:developer|creator|"
+        # One `\b` before the branches that open a word: one test where none can start, not ten.
+        r"\b(?:(?:i am|i'm|this is|we are)\s+(?:\w+\s+){0,2}?(?:your\s+(?:\w+\s+)?(?:developer|creator|"
         r"administrator|admin|owner|maker|programmer)s?\b|the\s+(?:\w+\s+)?(?:developer|creator|administrator|admin|"
         r"owner|maker|programmer)s?\s+of\s+(?:you|this (?:ai|model|assistant|bot|chatbot|system))\b)"
-        r"|\bwe (?:created|built|trained|made|programmed) you\b"
-        r"|\b(?:clearance|authori[sz]ation|access) level\s+(?:\w+\s+){0,2}(?:supersedes|overrides|exceeds)\b"
-        r"|\bauthori[sz]ing (?:you|full|unrestricted|complete)\b"
+        r"|we (?:created|built|trained|made|programmed) you\b"
+        r"|(?:clearance|authori[sz]ation|access) level\s+(?:\w+\s+){0,2}(?:supersedes|overrides|exceeds)\b"
+        r"|authori[sz]ing (?:you|full|unrestricted|complete)\b"
         # "I am your developer" in the languages machine-translated attacks arrive in.
-        r"|\bich bin (?:dein|ihr)e?r? (?:\w+ )?(?:entwickler|schöpfer|administrator|admin|besitzer|programmierer)"
-        r"|\bsoy (?:tu|su) (?:\w+ )?(?:desarrollador|creador|administrador|programador|dueño)"
-        r"|\bje suis (?:ton|votre) (?:\w+ )?(?:développeur|créateur|administrateur|programmeur|propriétaire)"
-        r"|\bsou (?:o |a )?(?:seu|teu|sua|tua) (?:\w+ )?(?:desenvolvedor|criador|administrador|programador|dono)"
-        r"|\bsono (?:il |la )?(?:tuo|tua|vostro|suo) (?:\w+ )?(?:sviluppatore|creatore|amministratore|programmatore)"
-        r"|\bя (?:\w+ )?(?:твой|ваш) (?:\w+ )?(?:разработчик|создатель|администратор|программист)"
+        r"|ich bin (?:dein|ihr)e?r? (?:\w+ )?(?:entwickler|schöpfer|administrator|admin|besitzer|programmierer)"
+        r"|soy (?:tu|su) (?:\w+ )?(?:desarrollador|creador|administrador|programador|dueño)"
+        r"|je suis (?:ton|votre) (?:\w+ )?(?:développeur|créateur|administrateur|programmeur|propriétaire)"
+        r"|sou (?:o |a )?(?:seu|teu|sua|tua) (?:\w+ )?(?:desenvolvedor|criador|administrador|programador|dono)"
+        r"|sono (?:il |la )?(?:tuo|tua|vostro|suo) (?:\w+ )?(?:sviluppatore|creatore|amministratore|programmatore)"
+        r"|я (?:\w+ )?(?:твой|ваш) (?:\w+ )?(?:разработчик|создатель|администратор|программист))"
         r"|我是(?:你|您)的(?:开发者|开发人员|创造者|创建者|管理员|程序员)|私は(?:あなたの)?(?:開発者|作成者|管理者|開発元)"
         r"|\bsenin (?:\w+ )?(?:geliştirici|yaratıcı|yönetici)"
         r"|मैं (?:आपका|तुम्हारा) (?:\S+ )?(?:डेवलपर|निर्माता|व्यवस्थापक|प्रोग्रामर)"
@@ -970,28 +971,28 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # What agent benchmarks plant in tool results (AgentDojo's "important instructions", notes left for
         # the AI that reads a page): the user's task put off until the attacker's is done, a message
         # "from the user to you", tags that fence it off, a note addressed to AI readers.
-        r"\bbefore (?:you )?(?:can )?(?:solve|complete|continue|finish|answer|perform|carry out|do|doing|completing|"
+        r"\b(?:before (?:you )?(?:can )?(?:solve|complete|continue|finish|answer|perform|carry out|do|doing|completing|"
         r"answering|solving) (?:the|your|my) (?:original|initial|actual|real|user'?s?) (?:task|request|instructions?|"
         r"question)\b"
-        r"|\bafter (?:you do|you've done|you have done|doing|completing) (?:that|this)\b[^.\n]{0,20}\byou can "
+        r"|after (?:you do|you've done|you have done|doing|completing) (?:that|this)\b[^.\n]{0,20}\byou can "
         r"(?:solve|complete|continue|do|finish|answer|return to)\b"
-        r"|\bthe task (?:that )?(?:i|the user|your user) gave you\b"
-        r"|\b(?:an? )?important (?:message|instruction|note) from (?:me|the user|your user|the developers?|the system)"
-        r"\b[^.\n]{0,60}\bto you\b"
+        r"|the task (?:that )?(?:i|the user|your user) gave you\b"
+        r"|(?:an? )?important (?:message|instruction|note) from (?:me|the user|your user|the developers?|the system)"
+        r"\b[^.\n]{0,60}\bto you\b)"
         r"|</?(?:information|important|important_instructions)>"
-        r"|\b(?:when|while|if|after|before|as) (?:you(?:'re| are)? )?(?:summari[sz]\w{0,20}|read\w{0,20}"
+        r"|\b(?:(?:when|while|if|after|before|as) (?:you(?:'re| are)? )?(?:summari[sz]\w{0,20}|read\w{0,20}"
         r"|process\w{0,20}|pars\w{0,20}|"
         r"analy[sz]\w{0,20}|review\w{0,20}|translat\w{0,20})\s+(?:this|the) (?:page|document|email|e-mail|article|text"
         r"|content|"
         r"site|website|message|file|review|listing)s?\b[^.\n]{0,40}\b(?:tell|inform|say|remind|convince|recommend|"
         r"instruct|advise|warn|mention|respond|reply|output|include|add|state|claim|write)\b"
-        r"|\b(?:ignore|disregard|forget|override) (?:the |your )?(?:user|user's|users'|human's) (?:request|query|"
+        r"|(?:ignore|disregard|forget|override) (?:the |your )?(?:user|user's|users'|human's) (?:request|query|"
         r"question|instructions?|task|prompt|message)s?\b"
-        r"|\b(?:note|message|attention|hint|todo|reminder|important|p\.?s\.?)\s*(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
+        r"|(?:note|message|attention|hint|todo|reminder|important|p\.?s\.?)\s*(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
         r"(?:(?:ai|assistant|llm|language model|agent|chatbot|gpt(?:-\w+)?|claude|gemini|copilot)s?|automated\s+"
         r"(?:\w+\s+)?(?:systems?|software|tools?|screeners?|reviewers?|readers?|parsers?|scanners?))"
         r"(?:\s+(?:systems?|assistants?|models?|agents?))?(?:\s+(?:reading|processing|summari[sz]ing|parsing|viewing|"
-        r"that reads?)\s+(?:this|the)\s+\w+)?\s*[:,!-]",
+        r"that reads?)\s+(?:this|the)\s+\w+)?\s*[:,!-])",
         ("before you", "after you", "after doing", "after completing", "gave you", "important", "<information",
          "when", "while", "if ", "after", "before", "as ", "user",
          "</information", "note", "message", "attention", "hint", "todo", "reminder", "p.s", "ps "),
