@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import ahocorasick
 
+from promptguard_service.openings import group_body
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -87,11 +89,8 @@ def _sequence(items: list[tuple[Any, Any]]) -> Formula:
 
 
 def _item(op: Any, av: Any) -> Formula:
-    if op is sre.SUBPATTERN:
-        _group, add_flags, _del_flags, body = av
-        return None if add_flags & re.IGNORECASE else _sequence(body.data)
-    if op is sre.ATOMIC_GROUP:
-        return _sequence(av.data)
+    if (body := group_body(op, av)) is not None:
+        return _sequence(body)
     if op is sre.BRANCH:
         return _combine(AnyOf, (_sequence(branch.data) for branch in av[1]))
     if op in _REPEATS:

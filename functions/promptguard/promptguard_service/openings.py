@@ -42,17 +42,23 @@ def _charset(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
     return frozenset(found)
 
 
+def group_body(op: Any, av: Any) -> list[tuple[Any, Any]] | None:
+    """The items inside a group node (capturing, non-capturing or atomic); None for any other node, and for
+    a group that turns on case-insensitive matching (its letters match in either case: not listed)."""
+    if op is sre.SUBPATTERN:
+        _group, add_flags, _del_flags, body = av
+        return None if add_flags & re.IGNORECASE else body.data
+    return av.data if op is sre.ATOMIC_GROUP else None
+
+
 def _item(op: Any, av: Any) -> First:
     if op is sre.LITERAL:
         return frozenset(chr(av)), False
     if op is sre.IN:
         chars = _charset(av)
         return None if chars is None else (chars, False)
-    if op is sre.SUBPATTERN:
-        _group, add_flags, _del_flags, body = av
-        return None if add_flags & re.IGNORECASE else _sequence(body.data)
-    if op is sre.ATOMIC_GROUP:
-        return _sequence(av.data)
+    if (body := group_body(op, av)) is not None:
+        return _sequence(body)
     if op is sre.BRANCH:
         found: frozenset[str] = frozenset()
         empty = False
