@@ -102,7 +102,13 @@ def lookahead(rx: str) -> str:
     return f"(?=[{''.join(sorted(map(re.escape, first[0])))}])"
 
 
+def behind_opening(rx: str) -> str:
+    """`rx` behind its `lookahead` (as it is when there is none): a pattern, or a part of one such as an
+    alternation of words in scripts without spaces, which no `\\b` can gate."""
+    ahead = lookahead(rx)
+    return f"{ahead}(?:{rx})" if ahead else rx
+
+
 def with_opening(rx: str) -> re.Pattern[str]:
     """`rx` compiled behind its `lookahead`."""
-    ahead = lookahead(rx)
-    return re.compile(f"{ahead}(?:{rx})" if ahead else rx)
+    return re.compile(behind_opening(rx))

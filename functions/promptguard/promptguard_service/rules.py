@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from promptguard_service.literals import Formula, LiteralIndex, holds, literals, required
-from promptguard_service.openings import lookahead, with_opening
+from promptguard_service.openings import behind_opening, lookahead, with_opening
 
 Strength = Literal["strong", "weak"]
 
@@ -334,12 +334,6 @@ def _in_one_sentence(first: str, then: str) -> str:
     )
 
 
-def _behind_opening(rx: str) -> str:
-    """`rx` behind its opening-character lookahead (`openings.lookahead`): for an alternation of words in
-    scripts without spaces, which no `\\b` can gate, one set test per character instead of one per branch."""
-    return f"{lookahead(rx)}(?:{rx})"
-
-
 _HIDDEN_PROMPT_I18N = (
     # Words of scripts with spaces behind one `\b`: one test where a word cannot start, not one per branch.
     r"\b(?:system-?prompts?\b|system-?(?:anweisung|nachricht)\w{0,20}|(?:ursprünglich|anfänglich|versteckt|geheim|"
@@ -359,7 +353,7 @@ _HIDDEN_PROMPT_I18N = (
     r"|sistem (?:istemi|komutu|talimatlar\w{0,20}|mesaj\w{0,20})|(?:orijinal|ilk|gizli|önceki) talimatlar\w{0,20}"
     r"|(?:lời nhắc|chỉ dẫn|hướng dẫn|thông điệp|lệnh) (?:của )?hệ thống|(?:hướng dẫn|chỉ dẫn) (?:ban đầu|gốc|ẩn|bí mật)"
     r"|(?:prompt|instruksi|perintah|pesan) sistem\b|instruksi (?:awal|asli|tersembunyi|rahasia)\b)|"
-    + _behind_opening(
+    + behind_opening(
         r"系统提示词?|系統提示詞?|系统指令|系統指令|系统消息|初始指令|原始指令|隐藏(?:的)?指令|秘密指令"
         r"|システムプロンプト|システムメッセージ|システム指示|(?:初期|元|最初|隠された|秘密)の?指示"
         r"|시스템 ?(?:프롬프트|메시지|지침|지시)|(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"
@@ -386,7 +380,7 @@ _LEAK_VERB_I18N = (
     r"tekrarla(?:yin)?|paylaş(?:in|ir misin)?"
     r"|tunjukkan|ungkapkan|beri tahu|beritahu|cetak|ulangi|bagikan|sebutkan"
     r"|hiển thị|tiết lộ|cho tôi xem|cho tôi biết|in ra|lặp lại|chia sẻ)\b|"
-    + _behind_opening(
+    + behind_opening(
         r"显示|展示|透露|告诉我|告訴我|输出|輸出|打印|重复|重複|泄露|给我看|給我看|公开|公開|说出|說出"
         r"|見せ|教え|表示し|出力|繰り返|明かし"
         r"|보여|알려|출력|공개|반복|말해"
