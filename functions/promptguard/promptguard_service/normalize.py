@@ -34,6 +34,7 @@ import gzip
 import re
 import string
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -271,10 +272,11 @@ _MOJIBAKE = re.compile(  # anchored at line starts: unanchored, each position re
     re.MULTILINE,
 )
 _LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z ,.'!?:;-]{30,}")
-_COMMON = re.compile(
-    rb"\b(?:the|and|you|your|to|of|is|are|all|with|for|this|that|ignore|instructions?|prompt|system)\b"
+_COMMON = frozenset(
+    b"the and you your to of is are all with for this that ignore instruction instructions prompt system".split()
 )
 """Common English words, counted in ASCII bytes: the substitutions below are byte translations (fast)."""
+_TOKEN = re.compile(rb"\w+")
 _MAX_VIEWS = 16
 _READ_BUDGET = {"chopped_words": 8_000}
 """Characters per text a costly decoder reads. wordninja's split grows with the run: 100,000 characters
@@ -378,7 +380,7 @@ def _decode_chopped(segment: str) -> str | None:
 
 
 def _common_words(text: bytes) -> int:
-    return len(_COMMON.findall(text.lower()))
+    return sum(token in _COMMON for token in _TOKEN.findall(text.lower()))
 
 
 _ENGLISH_LETTERS = np.array(
@@ -390,15 +392,22 @@ _SHIFTED_ENGLISH = np.stack([np.roll(_ENGLISH_LETTERS, shift) for shift in range
 """Column `shift`: English letter frequencies as they stand in a text shifted by `shift` letters."""
 
 
-def _unshift(text: bytes) -> bytes:
-    """`text` with a Caesar shift other than rot13 undone: the shift whose letter frequencies fit English
-    best. Text that already reads as English (a common word per 40 characters) is left as it is."""
-    if _common_words(text) * 40 >= len(text):
-        return text
+def _caesar_shift(text: bytes, common: int) -> int:
+    """The Caesar shift other than rot13 that undoes `text` (holding `common` common words): the one whose
+    letter frequencies fit English best; 0 for text that already reads as English (a common word per 40
+    characters)."""
+    if common * 40 >= len(text):
+        return 0
     counts = np.bincount(np.frombuffer(text.lower(), dtype=np.uint8), minlength=256)[97:123]
     fits = counts @ _SHIFTED_ENGLISH
     fits[[0, 13]] = -1.0  # no shift, and rot13 (a view of its own)
-    return text.translate(_SHIFTS[-int(np.argmax(fits)) % 26])
+    return -int(np.argmax(fits)) % 26
+
+
+def _unshift(text: bytes) -> bytes:
+    """`text` with its Caesar shift (`_caesar_shift`) undone, or `text` itself."""
+    shift = _caesar_shift(text, _common_words(text))
+    return text.translate(_SHIFTS[shift]) if shift else text
 
 
 SUBSTITUTIONS: dict[str, Callable[[bytes], bytes]] = {
@@ -408,6 +417,22 @@ SUBSTITUTIONS: dict[str, Callable[[bytes], bytes]] = {
     "reversed": lambda text: text[::-1],
 }
 """Letter substitutions undone, on ASCII; a text gets such a view only where it then reads as more English."""
+_UNDONE_TO_COMMON = {
+    name: frozenset(undo(word) for word in _COMMON) for name, undo in SUBSTITUTIONS.items() if name != "caesar"
+}
+"""The words each fixed substitution's undoing turns into `_COMMON` words (each is its own inverse)."""
+
+
+def _readable(ascii_text: bytes) -> set[str]:
+    """The substitutions whose undoing gives the lower-case `ascii_text` more common English words: a cheap
+    gate. The words are counted once: an undone text's common words are the words its undoing maps to them.
+    """
+    tokens = Counter(_TOKEN.findall(ascii_text))
+    common = sum(tokens[word] for word in _COMMON)
+    undone = dict(_UNDONE_TO_COMMON)
+    if shift := _caesar_shift(ascii_text, common):
+        undone["caesar"] = frozenset(word.translate(_SHIFTS[-shift % 26]) for word in _COMMON)
+    return {name for name, words in undone.items() if sum(tokens[word] for word in words) > common}
 
 
 def _substituted(undo: Callable[[bytes], bytes]) -> Callable[[str], str | None]:
@@ -440,14 +465,7 @@ _DECODERS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] 
 def decoded_segments(text: str, limit: int = _MAX_VIEWS) -> list[tuple[str, int, int, str]]:
     """`(encoding, start, end, decoded)` for each encoded segment of `text` (see the module docstring)."""
     found: list[tuple[str, int, int, str]] = []
-    ascii_text = text.lower().encode("ascii", "ignore")
-    common = _common_words(ascii_text)
-    # Cheap gate per substitution: the whole text has more common English words once it is undone.
-    readable = {
-        name
-        for name, undo in SUBSTITUTIONS.items()
-        if (undone := undo(ascii_text)) is not ascii_text and _common_words(undone) > common
-    }  # an undo that leaves the text as it is (a Caesar shift on English) costs no second count
+    readable = _readable(text.lower().encode("ascii", "ignore"))
     plain_ascii = text.isascii()
     for name, pattern, decode in _DECODERS:
         if (
