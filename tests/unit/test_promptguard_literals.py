@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from promptguard_service import normalize, rules
-from promptguard_service.literals import AllOf, AnyOf, LiteralIndex, holds, literals, required
+from promptguard_service.literals import AllOf, AnyOf, LiteralIndex, literals, predicate, required
 
 
 def test_a_pattern_needs_its_words() -> None:
@@ -32,7 +32,7 @@ def test_what_a_lookaround_reads_is_needed_unless_it_is_negative() -> None:
 )
 def test_nothing_is_certain(rx: str) -> None:
     assert required(re.compile(rx)) is None
-    assert holds(None, frozenset())
+    assert predicate(None)(frozenset())
 
 
 def test_two_letters_outside_ascii_are_a_word() -> None:
@@ -65,7 +65,7 @@ def test_a_text_a_pattern_matches_always_holds_its_literals(text: str) -> None:
         needs = required(pattern)
         assert needs is not None
         if pattern.search(text):
-            assert holds(needs, LiteralIndex(literals(needs)).present(text)), rx
+            assert predicate(needs)(LiteralIndex(literals(needs)).present(text)), rx
 
 
 def spans_tried(text: str, document: bool) -> list[tuple[str, int, int]]:

@@ -14,6 +14,7 @@ changes no hit.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from re import _constants as sre  # the parser's opcodes, as `openings` reads them
 from re import _parser
@@ -109,15 +110,34 @@ def required(pattern: re.Pattern[str]) -> Formula:
     return _sequence(_parser.parse(pattern.pattern, pattern.flags).data)
 
 
-def holds(formula: Formula, found: frozenset[str]) -> bool:
-    """Whether a text whose literals are `found` (`LiteralIndex.present`) can satisfy `formula`."""
+Test = Callable[[frozenset[str]], bool]
+"""Whether a text whose literals are the given set (`LiteralIndex.present`) can satisfy a formula."""
+
+
+def _always(found: frozenset[str]) -> bool:
+    return True
+
+
+def predicate(formula: Formula) -> Test:
+    """`formula` as a test, built once: each rule tries it on every text (a recursive walk of the formula
+    took twice as long, 0.2 ms per 2,000 characters for all rules)."""
     if formula is None:
-        return True
+        return _always
     if isinstance(formula, str):
-        return formula in found
+        return lambda found: formula in found
+    words = formula.words
+    parts = tuple(predicate(part) for part in formula.parts)
     if isinstance(formula, AllOf):
-        return formula.words <= found and all(holds(part, found) for part in formula.parts)
-    return not formula.words.isdisjoint(found) or any(holds(part, found) for part in formula.parts)
+
+        def all_of(found: frozenset[str]) -> bool:
+            return words <= found and all(part(found) for part in parts)
+
+        return all_of
+
+    def any_of(found: frozenset[str]) -> bool:
+        return not words.isdisjoint(found) or any(part(found) for part in parts)
+
+    return any_of
 
 
 def literals(formula: Formula) -> set[str]:

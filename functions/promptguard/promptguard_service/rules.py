@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from promptguard_service.literals import Formula, LiteralIndex, holds, literals, required
+from promptguard_service.literals import Formula, LiteralIndex, Test, literals, predicate, required
 from promptguard_service.openings import behind_opening, lookahead, with_opening
 
 Strength = Literal["strong", "weak"]
@@ -35,9 +35,11 @@ class Rule:
     """Read in documents (rag_chunk, tool_result) only: words a user may say to the model themselves."""
     needs: Formula = field(init=False, repr=False)
     """The literals every match holds, read from the pattern (`literals.required`): a second pre-check."""
+    _may_match: Test = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "needs", required(self.pattern))
+        object.__setattr__(self, "_may_match", predicate(self.needs))
 
     def words(self) -> set[str]:
         """Every literal the pre-checks look for."""
@@ -45,7 +47,7 @@ class Rule:
 
     def finditer(self, text: str, found: frozenset[str]) -> list[re.Match[str]]:
         """The pattern's matches in `text`, tried only if `found` (the literals of `text`) passes the pre-checks."""
-        if (self.gate and found.isdisjoint(self.gate)) or not holds(self.needs, found):
+        if (self.gate and found.isdisjoint(self.gate)) or not self._may_match(found):
             return []
         return list(self.pattern.finditer(text))
 
