@@ -9,11 +9,15 @@ descriptions of the packages installed in this interpreter into chunks (at parag
 most a few per package), scores each as rag_chunk and as tool_result, and prints the share allowed,
 flagged and blocked at the shipped thresholds, and which rules fired on the blocked ones. Every text
 is benign: what is blocked is a false positive.
+
+Half of the packages (`trains_model`) give the document model benign rag_chunk rows
+(`scripts/train_promptguard.py`); this bench scores the other half only, documents it never saw.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 from collections import Counter
 from importlib import metadata
@@ -52,12 +56,19 @@ def package_documents(per_package: int) -> dict[str, list[str]]:
     return dict(sorted(documents.items()))
 
 
+def trains_model(package: str) -> bool:
+    """Whether a package's chunks are training rows rather than bench texts: its name's SHA-256 is even, a
+    split that holds whichever packages an interpreter has."""
+    return int(hashlib.sha256(package.encode()).hexdigest(), 16) % 2 == 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--per-package", type=int, default=6, help="chunks per package description")
     args = parser.parse_args()
-    documents = [text for texts in package_documents(args.per_package).values() for text in texts]
-    print(f"{len(documents)} chunks of installed packages' descriptions; all benign")
+    unseen = {name: texts for name, texts in package_documents(args.per_package).items() if not trains_model(name)}
+    documents = [text for texts in unseen.values() for text in texts]
+    print(f"{len(documents)} chunks of {len(unseen)} installed packages' descriptions, never trained on; all benign")
     print(f"{'context':<12} {'allowed':>8} {'flagged':>8} {'blocked':>8}  rules on the blocked")
     for context in ("rag_chunk", "tool_result"):
         policies: Counter[str] = Counter()

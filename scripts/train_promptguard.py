@@ -18,8 +18,10 @@
 
 Every fit also trains on the team's benign prompts in `scripts/promptguard_benign_prompts.txt`
 (role prompts, formatting orders: what the benchmark's benign rows lack), and the document model on
-the attack templates of two red-teaming kits as well (`promptguard_corpora`: attacks the benchmark
-does not have); they are never held out and never scored, so every figure is the benchmark's.
+two more sets: the attack templates of two red-teaming kits (`promptguard_corpora`: attacks the
+benchmark does not have) and chunks of half of the installed packages' READMEs as benign rag_chunk
+rows (`readme_rows`: the benchmark's clean passages are encyclopaedia text and tables only). They are
+never held out and never scored, so every figure is the benchmark's.
 
 Logistic regression is fitted with full-batch Adam in numpy; no other dependency. While tuning,
 `--cache` keeps the windows, `--oof-out` saves the held-out logits and `--oof-in` recalibrates from them.
@@ -46,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "functions" / "promptguard"), str(ROOT / "bench")]
 
 from promptguard_corpora import extra_rows
+from promptguard_documents import package_documents, trains_model
 from reference import reference_path
 
 from promptguard_service import calibration as calib
@@ -143,11 +146,11 @@ class Units:
     weight: list[float] = field(default_factory=list)
     row: list[int] = field(default_factory=list)
     documents_only_from: int | None = None
-    """The first row (the kits') that trains the document model only, if any."""
+    """The first row (`readme_rows`, then the kits') that trains the document model only, if any."""
 
     @property
     def row_count(self) -> int:
-        """Rows the windows come from: the benchmark's, then `extra_benign_rows` and the kits' `extra_rows`."""
+        """Rows the windows come from: the benchmark's, `extra_benign_rows`, `readme_rows`, the kits' `extra_rows`."""
         return max(self.row) + 1
 
 
@@ -194,6 +197,17 @@ def extra_benign_rows(path: Path = EXTRA_BENIGN) -> list[dict[str, Any]]:
     texts = [line for line in lines if line and not line.startswith("#")]
     return [
         {"id": f"extra-{i}", "text": text, "label": "benign", "context": "user_prompt", "category": "hard_negative"}
+        for i, text in enumerate(texts)
+    ]
+
+
+def readme_rows() -> list[dict[str, Any]]:
+    """Benign rag_chunk rows: README chunks of the installed packages `trains_model` picks. The benchmark
+    has no technical documents, and its threshold search blocked 39 % of the other half's chunks; those
+    stay `bench/promptguard_documents.py`'s texts."""
+    texts = [text for name, chunks in package_documents(6).items() if trains_model(name) for text in chunks]
+    return [
+        {"id": f"readme-{i}", "text": text, "label": "benign", "context": "rag_chunk", "category": "benign_document"}
         for i, text in enumerate(texts)
     ]
 
@@ -263,6 +277,16 @@ def fit_models(units: Units, keep: np.ndarray, kinds: tuple[str, ...] = KINDS) -
             kept[units.documents_only_from :] = False
         models[kind] = fit(units, kept, iterations=FITS[kind].iterations, l2=FITS[kind].l2)
     return models
+
+
+def model_version(models: dict[str, Model]) -> str:
+    """The engine version a fit ships as: its day, the hash width and a digest of the weights, so that two
+    fits of one day (a refit on more data) report different versions."""
+    digest = hashlib.sha256()
+    for kind in sorted(models):
+        model = models[kind]
+        digest.update(model.weights.tobytes() + model.dense.tobytes() + np.float64(model.bias).tobytes())
+    return f"pg-lr-{time.strftime('%Y%m%d')}-{DIM.bit_length() - 1}b-{digest.hexdigest()[:8]}"
 
 
 def text_logits(models: dict[str, Model], rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
@@ -436,7 +460,7 @@ def main() -> None:
         kit_rows, kit_spans = extra_rows(rows)
         spans = attack_spans(rows) | kit_spans
         trained = rows + extra_benign_rows()
-        units = build_units(trained + kit_rows, spans)
+        units = build_units(trained + readme_rows() + kit_rows, spans)
         units.documents_only_from = len(trained)  # see `promptguard_corpora`: they cost the prompt model
         if args.cache:
             args.cache.write_bytes(pickle.dumps((spans, units)))
@@ -463,8 +487,9 @@ def main() -> None:
             calib.save_calibration(calibration)
             print(json.dumps({k: calibration[k] for k in figures if k in calibration}, indent=1))
             return
-    version = f"pg-lr-{time.strftime('%Y%m%d')}-{DIM.bit_length() - 1}b"
-    models = Models(fit_models(units, np.ones(units.row_count, dtype=bool)), version)
+    fitted = fit_models(units, np.ones(units.row_count, dtype=bool))
+    version = model_version(fitted)
+    models = Models(fitted, version)
     models.save(WEIGHTS_PATH)
     calibration["version"] = version
     calib.save_calibration(calibration)
