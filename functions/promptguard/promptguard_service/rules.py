@@ -69,7 +69,8 @@ class Hit:
     end: int
 
 
-_URL = "{0,300}"
+_URL_CHARS = 300
+_URL = f"{{0,{_URL_CHARS}}}"
 """How much of a web address the exfiltration patterns read (one of a page's links is rarely longer)."""
 _PREV = (
     r"(?:all|any|every|the|your|my|these|those|previous|prior|above|earlier|preceding|former|initial|original|"
@@ -212,13 +213,19 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         # A markdown image whose address carries data out: a parameter named for it (a badge's
         # `?color=blue&label=pypi` or an avatar's `?s=60` carries none; placeholders are the next branch's).
         # Addresses are read up to `_URL` characters: unbounded, a 10,000-character run of "http://a?"
-        # took 39 s (each start rescanned the rest, and backtracked through it at each "?").
-        rf"!\[[^\]\n]{{0,100}}\]\(\s*https?://[^)\s]{_URL}?[?&](?:q|data|info|secret|summary|conversation|history|"
+        # took 39 s (each start rescanned the rest, and backtracked through it at each "?"). Each branch opens
+        # with a look-ahead for the character its address must reach, over the longest address it reads (the
+        # ")" after both runs and the parameter "conversation="; the slot's "{", "$" or "%"; its "}" or "]"):
+        # glued links without one fail there, not after scanning for each "?q=" (8,000 characters: 48 ms).
+        rf"!\[[^\]\n]{{0,100}}\]\(\s*https?://(?=[^)\s]{{0,{2 * _URL_CHARS + 14}}}+\))"
+        rf"[^)\s]{_URL}?[?&](?:q|data|info|secret|summary|conversation|history|"
         rf"chat|payload|prompt|memory|context|leak|exfil)=[^)\s]{_URL}\)"
         # A link with a slot for the data: in its query ("?q={summary}"), or named for it anywhere. A code
         # sample's path template ("/users/{uid}/", "orjson-${version}.tar.gz") is no exfiltration.
-        rf"|https?://[^\s)\"'?]{_URL}\?[^\s)\"']{_URL}?(?:\{{[a-z_][^}}\s]{{0,39}}\}}|\$\{{?[a-z_]\w{{0,20}}|%7b\w+%7d)"
-        rf"|https?://[^\s)\"']{_URL}?(?:[/=]\$?\{{?(?:data|conversation|chat|history|secret|summary|info|memory|"
+        rf"|https?://(?=[^\s)\"'{{$%]{{0,{2 * _URL_CHARS + 1}}}+[{{$%])"
+        rf"[^\s)\"'?]{_URL}\?[^\s)\"']{_URL}?(?:\{{[a-z_][^}}\s]{{0,39}}\}}|\$\{{?[a-z_]\w{{0,20}}|%7b\w+%7d)"
+        rf"|https?://(?=[^\s)\"'}}\]]{{0,{_URL_CHARS + 16}}}+[}}\]])"
+        rf"[^\s)\"']{_URL}?(?:[/=]\$?\{{?(?:data|conversation|chat|history|secret|summary|info|memory|"
         r"context|password|prompt)s?\}|\[(?:data|info|secret|conversation)\])"
         r"|\b(?:send|forward|email|e-mail|post|upload|transmit|exfiltrate|leak|copy)\s+(?:\w+\s+){0,5}?"
         r"(?:conversation|chat history|history|credentials|passwords?|cookies|tokens?|api keys?|secrets?|"
