@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import base64
 import codecs
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from promptguard_service import normalize as normalize_module
 from promptguard_service import rules
@@ -167,3 +170,45 @@ def test_ordinary_base64_data_is_not_a_view() -> None:
 )
 def test_ordinary_text_gets_no_decoded_view(text: str) -> None:
     assert decoded_views(text) == []
+
+
+# ---------------------------------------------------------------- shortcuts: the same result, sooner
+
+MIXED_WORD = re.compile(r"(?<!\S)\S*?(?:[a-z][0-9@$|!]|[0-9@$|!][a-z]|[a-z][^\x00-\x7f\s]|[^\x00-\x7f\s][a-z])\S*")
+"""The definition `_mixed_words` computes with a class per character: a word where a Latin letter touches a
+digit, `@$|!` or a non-ASCII character."""
+SPACES = [chr(code) for code in range(0x3001) if chr(code).isspace()]
+MIXED_PIECES = st.lists(
+    st.sampled_from(["a", "z", "q", "A", "1", "0", "@", "$", "|", "!", "-", ".", "é", "ж", "ı", "一", "\U0001d400"])
+    | st.sampled_from(SPACES),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(MIXED_PIECES)
+def test_mixed_words_are_the_words_the_pattern_finds(text: str) -> None:
+    assert normalize_module._mixed_words(text) == [match.span() for match in MIXED_WORD.finditer(text)]
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "7", "é", " ", ".", "_", "\\", "|", "*", "-", "/", "\n", "ab"]), max_size=30)
+)
+def test_a_text_without_a_spaced_end_has_no_spaced_run(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    if not normalize_module._SPACED_END.search(text):
+        assert not normalize_module._SPACED.search(text)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.binary(max_size=60))
+def test_tokens_are_the_word_runs(text: bytes) -> None:
+    assert normalize_module._tokens(text) == re.findall(rb"\w+", text)
+
+
+def test_mark_stacks_are_dropped_only_where_a_mark_is() -> None:
+    text = "plain text, no marks at all"
+    origin = list(range(len(text) + 1))
+    assert normalize_module._drop_mark_stacks(text, origin) == (text, origin)
+    assert normalize("I\u0301\u0316\u0337gnore").text == "ignore"

@@ -62,7 +62,6 @@ _CONFUSABLES = str.maketrans(
     "ıɑɩοℓ",
     "aeopcyxkmtbh3ijsdlgabezhikmnoptyxabeiknoptuxiaiol",
 )
-_CONFUSABLE_CHARS = frozenset(map(chr, _CONFUSABLES))
 _LEET = str.maketrans("0134578@$|!", "oieastbasii")
 _LEET_CHARS = frozenset("0134578@$|!")
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|s)\b")
@@ -72,13 +71,17 @@ An address is tried only where a run of its characters begins (any match inside 
 tried everywhere, one 20,000-character word of letters and digits took 1.9 s."""
 # Single characters separated by one separator, at least 3 of them: "i g n o r e", "\在\存\在".
 _SPACED = re.compile(r"(?<![^\s\\/|*._-])(?:\w[ \\/|*._-]){2,}\w(?![^\s\\/|*._-])")
+_SPACED_END = re.compile(r"[ \\/|*._-]\w[ \\/|*._-]\w(?![^\s\\/|*._-])")
+"""The last two characters of every `_SPACED` run, with the separator before each: found fast (a search that
+opens on a separator skips ahead), it rules out most texts before `_SPACED` tries every word (0.15 ms)."""
 _WS_RUN = re.compile(r"[^\S\n]{2,}")
 # "Zalgo" text: three or more combining marks stacked on one character (Vietnamese stacks two at most),
 # or marks on a space or an ASCII punctuation sign.
-_MARK_STACK = re.compile(
-    r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]{3,}"
-    r"|(?<=[\s!-/:-@\[-`{-~])[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+"
-)
+_MARKS = r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+_MARK_STACK = re.compile(rf"{_MARKS}{{3,}}|(?<=[\s!-/:-@\[-`{{-~]){_MARKS}+")
+_MARK = re.compile(_MARKS)
+"""One combining mark: most texts have none, and looking for one skips ahead as `_MARK_STACK`, whose second
+branch opens with a lookbehind, cannot (0.15 -> 0.015 ms on 2,000 characters)."""
 
 
 @dataclass(frozen=True)
@@ -147,10 +150,46 @@ def _fold(text: str) -> tuple[str, list[int]]:
 
 
 # A word where a Latin letter touches a digit/symbol or a non-ASCII letter: leetspeak or homoglyphs.
-_MIXED_PAIR = r"(?:[a-z][0-9@$|!]|[0-9@$|!][a-z]|[a-z][^\x00-\x7f\s]|[^\x00-\x7f\s][a-z])"
-_MIXED = re.compile(_MIXED_PAIR)
-"""Most texts have no such pair: one search for it is cheaper than trying every word."""
-_MIXED_WORD = re.compile(rf"(?<!\S)\S*?{_MIXED_PAIR}\S*")
+_OTHER, _LATIN, _MIXING, _SPACE = range(4)
+_CLASS_LIMIT = 0x3001
+"""Above U+3000 (the ideographic space) no character is white space, and every one is non-ASCII."""
+
+
+def _char_class(code: int) -> int:
+    if chr(code).isspace():  # what `\s` matches in a str pattern
+        return _SPACE
+    if 97 <= code <= 122:
+        return _LATIN
+    return _MIXING if code > 0x7F or chr(code) in "0123456789@$|!" else _OTHER
+
+
+_CHAR_CLASS = np.array([_char_class(code) for code in range(_CLASS_LIMIT + 1)], dtype=np.uint8)
+"""Per code point up to `_CLASS_LIMIT` (the classes of every higher one): a lower-case Latin letter, a
+character that mixed with one makes leetspeak or a homoglyph word, white space, or anything else."""
+
+_ASCII_MIXING = re.compile(r"[0-9@$|!]")
+"""The ASCII characters of class `_MIXING`."""
+
+
+def _mixed_words(text: str) -> list[tuple[int, int]]:
+    """The spans of the white-space-delimited words of the (folded) `text` where a Latin letter touches a
+    digit, one of `@$|!` or a non-ASCII character. Found on a class per character, with numpy: the regular
+    expressions this replaces tried four pairs at every character (0.3 ms on 2,000 characters of accented
+    prose, or of English with "2nd" or "mp3" in it)."""
+    if text.isascii() and not _ASCII_MIXING.search(text):  # most short prompts: no numpy at all
+        return []
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    classes = _CHAR_CLASS.take(np.minimum(codes, _CLASS_LIMIT))
+    latin, mixing = classes == _LATIN, classes == _MIXING
+    pairs = np.flatnonzero((latin[:-1] & mixing[1:]) | (mixing[:-1] & latin[1:]))
+    if not len(pairs):
+        return []
+    spaces = np.flatnonzero(classes == _SPACE)
+    before = np.searchsorted(spaces, pairs)  # the spaces before each pair (neither of its characters is one)
+    starts = np.concatenate([[-1], spaces])[before] + 1
+    ends = np.concatenate([spaces, [len(text)]])[before]
+    first = np.concatenate([[True], starts[1:] != starts[:-1]])  # one span per word, however many pairs
+    return list(zip(starts[first].tolist(), ends[first].tolist(), strict=True))
 
 
 def _unleet(word: str) -> str:
@@ -169,19 +208,18 @@ def _unleet(word: str) -> str:
 
 def _fix_words(text: str) -> str:
     """Confusable and leetspeak folding inside words; keeps the length so offsets hold."""
-    if not _MIXED.search(text):
+    words = _mixed_words(text)
+    if not words:
         return text
     chars: list[str] | None = None
-    # One character for another, so a word's slice is the word folded; most texts have none to fold.
-    folded = text if _CONFUSABLE_CHARS.isdisjoint(text) else text.translate(_CONFUSABLES)
-    for match in _MIXED_WORD.finditer(text):
-        word = match.group()
-        fixed = folded[match.start() : match.end()]
+    for start, end in words:
+        word = text[start:end]
+        fixed = word.translate(_CONFUSABLES)  # one character for another: the length holds
         if not _LEET_CHARS.isdisjoint(fixed):  # most words (accented prose) have none: no counting
             fixed = _unleet(fixed)
         if fixed != word:
             chars = chars if chars is not None else list(text)
-            chars[match.start() : match.end()] = fixed
+            chars[start:end] = fixed
     return "".join(chars) if chars is not None else text
 
 
@@ -200,11 +238,15 @@ def _drop_spans(text: str, origin: list[int], drops: list[tuple[int, int]]) -> t
 
 
 def _drop_mark_stacks(text: str, origin: list[int]) -> tuple[str, list[int]]:
+    if not _MARK.search(text):
+        return text, origin
     drops = [match.span() for match in _MARK_STACK.finditer(text)]
     return _drop_spans(text, origin, drops) if drops else (text, origin)
 
 
 def _join_spaced(text: str, origin: list[int]) -> tuple[str, list[int]]:
+    if not _SPACED_END.search(text):
+        return text, origin
     drops = [(i, i + 1) for match in _SPACED.finditer(text) for i in range(match.start() + 1, match.end(), 2)]
     return _drop_spans(text, origin, drops) if drops else (text, origin)
 
@@ -276,7 +318,9 @@ _COMMON = frozenset(
     b"the and you your to of is are all with for this that ignore instruction instructions prompt system".split()
 )
 """Common English words, counted in ASCII bytes: the substitutions below are byte translations (fast)."""
-_TOKEN = re.compile(rb"\w+")
+_WORD_BYTES = frozenset((string.ascii_letters + string.digits + "_").encode())
+_GAPS_TO_SPACES = bytes.maketrans(bytes(b for b in range(256) if b not in _WORD_BYTES), b" " * (256 - len(_WORD_BYTES)))
+"""Every byte but a word byte (`\\w` in a bytes pattern: ASCII letters, digits, `_`) read as a space."""
 _MAX_VIEWS = 16
 _READ_BUDGET = {"chopped_words": 8_000}
 """Characters per text a costly decoder reads. wordninja's split grows with the run: 100,000 characters
@@ -379,8 +423,14 @@ def _decode_chopped(segment: str) -> str | None:
     return None
 
 
+def _tokens(text: bytes) -> list[bytes]:
+    """The runs of word bytes of `text`, as `re.findall(rb"\\w+")` finds them, at a third of its cost (a
+    translation and a split: 0.1 -> 0.03 ms on 2,000 characters)."""
+    return text.translate(_GAPS_TO_SPACES).split()
+
+
 def _common_words(text: bytes) -> int:
-    return sum(token in _COMMON for token in _TOKEN.findall(text.lower()))
+    return sum(token in _COMMON for token in _tokens(text.lower()))
 
 
 _ENGLISH_LETTERS = np.array(
@@ -427,7 +477,7 @@ def _readable(ascii_text: bytes) -> set[str]:
     """The substitutions whose undoing gives the lower-case `ascii_text` more common English words: a cheap
     gate. The words are counted once: an undone text's common words are the words its undoing maps to them.
     """
-    tokens = Counter(_TOKEN.findall(ascii_text))
+    tokens = Counter(_tokens(ascii_text))
     common = sum(tokens[word] for word in _COMMON)
     undone = dict(_UNDONE_TO_COMMON)
     if shift := _caesar_shift(ascii_text, common):
