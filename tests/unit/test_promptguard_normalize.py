@@ -212,3 +212,34 @@ def test_mark_stacks_are_dropped_only_where_a_mark_is() -> None:
     origin = list(range(len(text) + 1))
     assert normalize_module._drop_mark_stacks(text, origin) == (text, origin)
     assert normalize("I\u0301\u0316\u0337gnore").text == "ignore"
+
+
+CHOPPED = re.compile(r"(?<![\w'])(?:[A-Za-z]{1,4} ){3,}[A-Za-z]{1,4}(?![\w'])")
+"""`_CHOPPED` without its opening look-ahead and possessive repeats: the same matches, found slower."""
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["ig", "no", "re", "a", "prev", "ious", "instructions", " ", "  ", "'", "é", "7"]), max_size=30
+    )
+)
+def test_chopped_runs_are_found_as_the_plain_pattern_finds_them(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert [m.span() for m in normalize_module._CHOPPED.finditer(text)] == [m.span() for m in CHOPPED.finditer(text)]
+
+
+ENCODED_PIECES = [
+    base64.b64encode(ATTACK.encode()).decode()[:24], "SGVsbG8gd29y", "MFRGGZDFMZTWQ2LK", "01101001", "0110100", "1",
+    "0", " ", ",", "\n", "%69", "%6E", "gnore", "\ufe01", "\U000e0069", "Ã©", "é", "=", "-", "_", "ab", "Z",
+]  # fmt: skip
+"""Pieces of base64, base32, binary, URL escapes, selectors, tags and mojibake, and what breaks them up."""
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(ENCODED_PIECES), max_size=24).map("".join))
+def test_an_untried_encoding_has_no_segment_in_the_text(text: str) -> None:
+    untried = normalize_module._untried(text) - set(normalize_module.SUBSTITUTIONS)
+    for name, pattern, _decode in normalize_module._DECODERS:
+        if name in untried and name != "url_encoding":  # three escapes, not one segment, make it worth a try
+            assert not pattern.search(text), name
