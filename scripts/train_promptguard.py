@@ -160,7 +160,7 @@ def build_units(rows: list[dict[str, Any]], spans: dict[str, tuple[int, int]]) -
         view = normalize(row["text"])
         prepared = prepare(view, row["context"])
         origin = np.array(view.origin)
-        position = prepared.hashed.position
+        hashed = prepared.hashed.by_position()
         chosen: list[tuple[int, float, float]] = []  # (window number, label, weight)
         wins = prepared.windows
         if row["context"] == "user_prompt":
@@ -180,9 +180,9 @@ def build_units(rows: list[dict[str, Any]], spans: dict[str, tuple[int, int]]) -
                     chosen.append((k, 1.0, 1.0))
         for k, label, weight in chosen:
             ws, we = wins[k][0], wins[k][1]
-            lo, hi = np.searchsorted(position, [ws, we], side="left")
+            lo, hi = np.searchsorted(hashed.position, [ws, we], side="left")
             n = max(int(hi - lo), 1)
-            units.index.append(prepared.hashed.index[lo:hi].astype(np.int32))
+            units.index.append(hashed.index[lo:hi].astype(np.int32))
             units.value.append(np.full(hi - lo, 1.0 / math.sqrt(n), dtype=np.float32))
             units.dense.append(prepared.dense[k])
             units.label.append(label)

@@ -29,6 +29,8 @@ WINDOW_CHARS = 640
 _MASK = np.uint64((1 << 64) - 1)
 _PRIME = np.uint64(1_000_003)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_SHIFT_31, _SHIFT_29 = np.uint64(31), np.uint64(29)
+_BUCKET = np.uint64(DIM - 1)
 _WORDS = re.compile(r"(\w+)")
 """Splits a text into gap, word, gap, word, ..., gap: the words and, from the lengths, where each starts."""
 _LINE = re.compile(r"[^\n]+")
@@ -39,17 +41,27 @@ IntArray = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class Hashed:
-    """Feature indices of one text and the text offset each one starts at (sorted by offset)."""
+    """Feature indices of one text and the text offset each one starts at, in no particular order: the
+    model sums them per offset (`np.bincount`), so sorting them (0.1-0.2 ms per 2,000 characters) buys nothing."""
 
     index: IntArray
     position: IntArray
 
+    def by_position(self) -> Hashed:
+        """The same features sorted by offset (stably): a window's are then one slice."""
+        order = np.argsort(self.position, kind="stable")
+        return Hashed(self.index[order], self.position[order])
+
 
 def _mix(values: npt.NDArray[np.uint64], salt: int) -> IntArray:
+    """`values` salted, mixed and cut to `DIM` buckets, in place where it can be (integer arrays wrap around
+    silently: no overflow warning to silence)."""
     h = values ^ np.uint64(salt * 0x2545F4914F6CDD1D & ((1 << 64) - 1))
-    h = (h ^ (h >> np.uint64(31))) * _MIX
-    h ^= h >> np.uint64(29)
-    return (h % np.uint64(DIM)).astype(np.int64)
+    h ^= h >> _SHIFT_31
+    h *= _MIX
+    h ^= h >> _SHIFT_29
+    h &= _BUCKET  # the same as `% DIM` for a power of two, at half the cost
+    return h.astype(np.int64)
 
 
 def hash_text(text: str) -> Hashed:
@@ -60,32 +72,27 @@ def hash_text(text: str) -> Hashed:
     indices: list[IntArray] = []
     positions: list[IntArray] = []
     length = len(codes)
-    with np.errstate(over="ignore"):
-        h = codes[: max(length - 2, 0)] * _PRIME + codes[1 : length - 1]  # bigram hashes, one short
-        for n in (3, 4, 5):
-            if length < n:
-                break
-            h = h[: length - n + 1] * _PRIME + codes[n - 1 :]  # the (n-1)-gram's hash extended by a letter
-            indices.append(_mix(h, n))
-            positions.append(np.arange(length - n + 1, dtype=np.int64))
+    h = codes[: max(length - 2, 0)] * _PRIME + codes[1 : length - 1]  # bigram hashes, one short
+    for n in (3, 4, 5):
+        if length < n:
+            break
+        h = h[: length - n + 1] * _PRIME + codes[n - 1 :]  # the (n-1)-gram's hash extended by a letter
+        indices.append(_mix(h, n))
+        positions.append(np.arange(length - n + 1, dtype=np.int64))
     parts = _WORDS.split(text)  # no Match object per word: 0.2 -> 0.15 ms on 2,000 characters
     words = parts[1::2]
     if words:
         lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
         starts = (np.cumsum(lengths) - lengths)[1::2]
         ids = np.fromiter(map(zlib.crc32, map(str.encode, words)), dtype=np.uint64, count=len(words))
-        with np.errstate(over="ignore"):
-            indices.append(_mix(ids, 11))
-            positions.append(starts)
-            if len(words) > 1:
-                indices.append(_mix(ids[:-1] * _PRIME + ids[1:], 12))
-                positions.append(starts[:-1])
+        indices.append(_mix(ids, 11))
+        positions.append(starts)
+        if len(words) > 1:
+            indices.append(_mix(ids[:-1] * _PRIME + ids[1:], 12))
+            positions.append(starts[:-1])
     if not indices:
         return Hashed(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-    index = np.concatenate(indices)
-    position = np.concatenate(positions)
-    order = np.argsort(position, kind="stable")
-    return Hashed(index[order], position[order])
+    return Hashed(np.concatenate(indices), np.concatenate(positions))
 
 
 def segments(text: str) -> list[tuple[int, int]]:

@@ -10,12 +10,14 @@ weights ship in `model.npz` beside this module (float16 n-gram weights, < 1 MB).
     bias + (sum of the weights of its n-gram features) / sqrt(their count) + dense flags . dense weights
 
 and a text's logit is its worst (highest) window's. Pure numpy: the text is hashed once and each
-window is two lookups in cumulative sums.
+window is two lookups in cumulative sums (per character offset). The sums are exact, whatever their
+order: a float16 weight is a multiple of 2^-24 below 8 in size, so a 100,000-character text's
+(about 340,000 features) stay below 2^46 such units, within float64's 53 bits.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -34,6 +36,10 @@ class Model:
     weights: npt.NDArray[np.float32]
     dense: npt.NDArray[np.float32]
     bias: float
+    _dense_64: FloatArray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_dense_64", self.dense.astype(np.float64))
 
     def window_logits(
         self, hashed: Hashed, wins: list[tuple[int, int, int, int]], dense: npt.NDArray[np.float32]
@@ -41,12 +47,17 @@ class Model:
         """The logit of every window (see the module docstring)."""
         if not wins:
             return np.zeros(0)
-        contributions = np.concatenate([[0.0], np.cumsum(self.weights[hashed.index], dtype=np.float64)])
-        starts = np.searchsorted(hashed.position, [w[0] for w in wins], side="left")
-        ends = np.searchsorted(hashed.position, [w[1] for w in wins], side="left")
-        counts = np.maximum(ends - starts, 1)
-        sums = contributions[ends] - contributions[starts]
-        return self.bias + sums / np.sqrt(counts) + dense.astype(np.float64) @ self.dense.astype(np.float64)
+        length = max(end for _start, end, _first, _last in wins)
+        per_offset = np.bincount(hashed.position, weights=self.weights[hashed.index], minlength=length)
+        sums = np.concatenate([[0.0], np.cumsum(per_offset)])
+        counts = np.concatenate([[0], np.cumsum(np.bincount(hashed.position, minlength=length))])
+        starts = np.array([w[0] for w in wins])
+        ends = np.array([w[1] for w in wins])
+        return (
+            self.bias
+            + (sums[ends] - sums[starts]) / np.sqrt(np.maximum(counts[ends] - counts[starts], 1))
+            + dense.astype(np.float64) @ self._dense_64
+        )
 
 
 KINDS = ("prompt", "document")
