@@ -3,8 +3,12 @@ their worst window (one injected sentence is found and spotlighted; length alone
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from promptguard_service import rules
 from promptguard_service.calibration import CONTEXTS, _platt, fit_calibration, load_calibration
@@ -303,6 +307,16 @@ def test_symbols_inside_words_are_read_as_letters(text: str, unfolded: str) -> N
 )
 def test_digits_and_plus_signs_of_ordinary_text_are_left_alone(text: str) -> None:
     assert rules._symbol_view(text) is None
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(["a", "z", "9", "+", "€", "σ", "#", "1", " ", "\n", "-"]), max_size=20).map("".join))
+def test_the_symbol_gate_finds_a_symbol_touching_a_letter_wherever_one_is(text: str) -> None:
+    touching = re.compile(r"(?<=[a-z])[€+9σ]|[€+9σ](?=[a-z])")  # the plain form of the gate's pattern
+    spans = [m.span() for m in rules._SYMBOL_BY_LETTER.finditer(text)]
+    assert spans == [m.span() for m in touching.finditer(text)]
+    if rules._SYMBOL_IN_WORD.search(text):
+        assert spans
 
 
 @pytest.mark.parametrize(

@@ -1087,9 +1087,10 @@ _SYMBOL_IN_WORD = re.compile(
 """A symbol standing for a letter. "+" and "9" only in a word of three letters or more and no other digit
 ("i9nore", "impor+"): "19th", "1990s", "49ers", "#f8f9fa", "c++" are what they say, and 6 % of long
 texts had one, each paying for a second pass of the strong rules. "€" and "σ" next to any Latin letter."""
-_SYMBOL_BY_LETTER = re.compile(r"(?<=[a-z])[€+9σ]|[€+9σ](?=[a-z])")
-"""A symbol touching a letter, as each `_SYMBOL_IN_WORD` has: the cheaper search, tried first (0.05 ms, not
-0.14, on 2,000 characters)."""
+_SYMBOL_BY_LETTER = re.compile(r"[€+9σ](?:(?<=[a-z].)|(?=[a-z]))")
+"""A symbol touching a letter, as each `_SYMBOL_IN_WORD` has: the cheaper search, tried first. It opens on
+the symbol, so the search skips to one (0.09 ms on 2,000 characters when it opened with the lookbehind, 0.015
+now; `_SYMBOL_IN_WORD` takes 0.14)."""
 OBFUSCATED_STRONG: tuple[Rule, ...] = tuple(
     Rule(f"{rule.name}_obfuscated", rule.intent, "strong", rule.pattern, rule.gate, rule.documents_only, rule.search)
     for rule in (*RULES, *EXTRA_STRONG)
