@@ -243,3 +243,14 @@ def test_an_untried_encoding_has_no_segment_in_the_text(text: str) -> None:
     for name, pattern, _decode in normalize_module._DECODERS:
         if name in untried and name != "url_encoding":  # three escapes, not one segment, make it worth a try
             assert not pattern.search(text), name
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["ign", "roe", "a", "Z", "é", "ı", "中", "\U0001d400", " ", "\n", "-", "'", "7"]), max_size=30
+    )
+)
+def test_letter_runs_are_the_runs_the_pattern_finds(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert normalize_module._letter_runs(text) == set(re.findall("[a-z]+", text))

@@ -570,7 +570,8 @@ _ONE_OFF: dict[str, str] = {
 """Each trigger word, and each string one deletion away from it: a word's misspelling shares one with it."""
 _ONE_OFF_OPENINGS = frozenset(key[:3] for key in _ONE_OFF)
 """The first three letters of every `_ONE_OFF` key: a cheap test that no deletion from a token is one."""
-_WORD = re.compile(rf"(?<![a-z])[a-z]{{5,{max(map(len, _TRIGGER_WORDS)) + 1}}}(?![a-z])")
+_LONGEST = max(map(len, _TRIGGER_WORDS)) + 1
+_WORD = re.compile(rf"(?<![a-z])[a-z]{{5,{_LONGEST}}}(?![a-z])")
 """A whole run of letters that could be one edit from a trigger word; a longer one is skipped, not
 tried: its deletions cost the square of its length (100,000 letters took 2.6 s)."""
 
@@ -604,17 +605,33 @@ def _near_trigger(token: str) -> str | None:
     return next((_ONE_OFF[variant] for variant in shorter if variant in _ONE_OFF), None)
 
 
+def _respelt(token: str) -> str | None:
+    """The trigger word `token` misspells, unless `token` is an English word itself."""
+    word = _near_trigger(token)
+    return word if word is not None and token not in _english_words() else None
+
+
+_NON_LETTERS_TO_SPACES = bytes.maketrans(bytes(b for b in range(256) if not 97 <= b <= 122), b" " * (256 - 26))
+
+
+def _letter_runs(text: str) -> set[str]:
+    """The runs of letters a-z in `text`, as `[a-z]+` finds them, each once: every other character, read as
+    one byte (non-ASCII as "?"), is a space. A fifth of a pattern's scan, and prose repeats its words."""
+    return set(text.encode("ascii", "replace").translate(_NON_LETTERS_TO_SPACES).decode("ascii").split())
+
+
 def respelled_view(view: View) -> View | None:
     """`view` with trigger words misspelt to dodge word matching ("ignroe", "iunstructions", "overrride")
     spelt right, or None if it has none. A token is respelt only when it is one edit from a trigger word
-    and no English word: "systems" and "prompted" stay."""
+    and no English word: "systems" and "prompted" stay. `_WORD`'s tokens are the runs of 5 to `_LONGEST`
+    letters: the text's runs tell at once whether any is to be respelt (most texts: none)."""
+    if not any(_respelt(run) for run in _letter_runs(view.text) if 5 <= len(run) <= _LONGEST):
+        return None
     fixes = [
         (match.start(), match.end(), word)
         for match in _WORD.finditer(view.text)
-        if (word := _near_trigger(match.group())) is not None and match.group() not in _english_words()
+        if (word := _respelt(match.group())) is not None
     ]
-    if not fixes:
-        return None
     parts: list[str] = []
     origin: list[int] = []
     previous = 0
