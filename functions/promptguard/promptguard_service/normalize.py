@@ -476,6 +476,8 @@ _CAESAR_TO_COMMON = [frozenset(word.translate(_SHIFTS[-shift % 26]) for word in 
 """Per Caesar shift: the words that undoing it turns into `_COMMON` words."""
 _ANY_CAESAR_TO_COMMON = frozenset().union(*(_CAESAR_TO_COMMON[shift] for shift in range(1, 26) if shift != 13))
 """The words some shift `_caesar_shift` may find turns into `_COMMON` words: a text with none needs no shift."""
+_COUNTED = _COMMON.union(_ANY_CAESAR_TO_COMMON, *_UNDONE_TO_COMMON.values())
+"""Every word `_readable` counts: the others need no counting (a Counter of all a text's words took 0.07 ms)."""
 
 
 def _count(tokens: Counter[bytes], words: frozenset[bytes]) -> int:
@@ -486,7 +488,7 @@ def _readable(ascii_text: bytes) -> set[str]:
     """The substitutions whose undoing gives the lower-case `ascii_text` more common English words: a cheap
     gate. The words are counted once: an undone text's common words are the words its undoing maps to them.
     """
-    tokens = Counter(_tokens(ascii_text))
+    tokens = Counter(filter(_COUNTED.__contains__, _tokens(ascii_text)))
     common = _count(tokens, _COMMON)
     undone = dict(_UNDONE_TO_COMMON)
     if not _ANY_CAESAR_TO_COMMON.isdisjoint(tokens) and (shift := _caesar_shift(ascii_text, common)):
@@ -521,6 +523,9 @@ _DECODERS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] 
 )
 
 
+_SIXTEEN_NON_SPACES = re.compile(r"\S{16}")
+
+
 def _untried(text: str) -> set[str]:
     """The decoders not tried on `text`: the substitutions that would not make it read as more English, and
     the encodings whose segments it cannot hold, by counts that cost far less than a pattern's scan (0.03 to
@@ -530,7 +535,7 @@ def _untried(text: str) -> set[str]:
         untried |= _NON_ASCII_ENCODINGS
     if len(_PERCENT_ESCAPE.findall(text)) < 3:
         untried.add("url_encoding")
-    if max(map(len, text.split()), default=0) < 16:  # base64 and base32 runs hold no space
+    if not _SIXTEEN_NON_SPACES.search(text):  # base64 and base32 runs hold no space
         untried |= {"base64", "base32"}
     if text.count("0") + text.count("1") < 32:  # four bytes of eight bits
         untried.add("binary")
