@@ -254,3 +254,12 @@ def test_an_untried_encoding_has_no_segment_in_the_text(text: str) -> None:
 def test_letter_runs_are_the_runs_the_pattern_finds(pieces: list[str]) -> None:
     text = "".join(pieces)
     assert normalize_module._letter_runs(text) == set(re.findall("[a-z]+", text))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(list("aZ é’ΣσςΑİıßſﬁⒶＥ\u200b\u0301\U0001d400ж中\n")), max_size=30).map("".join))
+def test_folding_is_each_characters_own_folding(text: str) -> None:
+    """Whichever way `_fold` takes (one `lower`, runs translated, or the whole text translated), the text is
+    folded character by character: a capital sigma at the end of a word folds as anywhere else."""
+    expected = "".join(ch.lower() if ch.isascii() else normalize_module._fold_char(ch) for ch in text)
+    assert normalize_module._fold(text)[0] == expected

@@ -128,15 +128,19 @@ is cheaper than one per run (about 1 µs each)."""
 def _fold(text: str) -> tuple[str, list[int]]:
     """NFKC + casefold + invisible removal per character (a translation table), so offsets survive.
 
-    Only the non-ASCII runs go through the table; the ASCII between them is lowered as a whole (a
-    translation of the whole text looked every character up: 0.6 ms on 2,000 characters of news with
-    curly quotes)."""
+    Where every character of the text folds as `str.lower` lowers it, one `lower` does it all (0.22 -> 0.13 ms
+    on 2,000 characters of accented prose). Otherwise only the non-ASCII runs go through the table; the ASCII
+    between them is lowered as a whole (a translation of the whole text looked every character up: 0.6 ms on
+    2,000 characters of news with curly quotes)."""
     if text.isascii():
         return text.lower(), list(range(len(text) + 1))
     table = {ord(ch): _fold_char(ch) for ch in set(text) if not ch.isascii()}
-    parts = _NON_ASCII_RUN.split(text)  # ASCII, non-ASCII, ASCII, … (the odd ones are the runs)
-    if len(parts) > _MANY_PARTS:  # words of another script between spaces: one pass over the whole text
-        folded = text.translate({**_ASCII_LOWER, **table})
+    if "\u03a3" not in text and all(value == chr(code).lower() for code, value in table.items()):
+        # Every character folds as it lowers (accents, curly quotes, most scripts): `lower` is one pass.
+        # Not with a capital sigma, which `lower` writes final (U+03C2) at the end of a word, folding never.
+        folded = text.lower()
+    elif len(parts := _NON_ASCII_RUN.split(text)) > _MANY_PARTS:  # ASCII, non-ASCII, ASCII, …
+        folded = text.translate({**_ASCII_LOWER, **table})  # words of another script between spaces
     else:
         folded = "".join(part.translate(table) if k % 2 else part.lower() for k, part in enumerate(parts))
     resized = [code for code, value in table.items() if len(value) != 1]
