@@ -309,6 +309,16 @@ def test_digits_and_plus_signs_of_ordinary_text_are_left_alone(text: str) -> Non
     assert rules._symbol_view(text) is None
 
 
+PAYLOAD_PIECES = ["i", "have", "ive", "i've", "been", "bin", "p", "w", "pw", "wn", "n", "ed", "d", "ned", "he sido", " ", "/", '"+"', "-", ".."]  # fmt: skip
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(PAYLOAD_PIECES), max_size=16).map("".join))
+def test_the_payload_marker_is_searched_only_where_a_p_meets_a_w_and_found_as_before(text: str) -> None:
+    rule = next(rule for rule in rules.EXTRA_STRONG if rule.name == "payload_marker")
+    assert [m.span() for m in rule.matches(text)] == [m.span() for m in rule.pattern.finditer(text)]
+
+
 @settings(max_examples=600, deadline=None)
 @given(st.lists(st.sampled_from(["a", "z", "9", "+", "€", "σ", "#", "1", " ", "\n", "-"]), max_size=20).map("".join))
 def test_the_symbol_gate_finds_a_symbol_touching_a_letter_wherever_one_is(text: str) -> None:

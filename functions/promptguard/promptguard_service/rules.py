@@ -38,7 +38,8 @@ class Rule:
     documents_only: bool = False
     """Read in documents (rag_chunk, tool_result) only: words a user may say to the model themselves."""
     search: Callable[[re.Pattern[str], str], list[re.Match[str]]] | None = None
-    """What finds the pattern's matches where `finditer` would rescan too much (`errand.search`)."""
+    """What finds the pattern's matches where `finditer` would cost too much (`errand.search`, which rescans
+    less; `_search_pwned`, which first looks for what every match holds)."""
     needs: Formula = field(init=False, repr=False)
     """The literals every match holds, read from the pattern (`literals.required`): a second pre-check."""
     _may_match: Test = field(init=False, repr=False, compare=False)
@@ -1062,6 +1063,19 @@ _DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ),
     ("agent_errand", "tool_hijack", errand.PATTERN, errand.GATE),  # see `errand`
 ]  # fmt: skip
+_PW = re.compile(r"p\W{0,3}w")
+"""A "p" and a "w" at most three non-word characters apart: every payload_marker match holds one (its spaced
+form spells the letters out, its clipped ones write "pw"). Found by skipping from one "p" to the next."""
+
+
+def _search_pwned(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    """payload_marker's matches, tried only in a text with a `_PW`: the rule has no word to gate it, and its
+    pattern took 0.06 ms on every 2,000 characters."""
+    return list(pattern.finditer(text)) if _PW.search(text) else []
+
+
+_SEARCHES = {"agent_errand": errand.search, "payload_marker": _search_pwned}
+"""The rules found by a search of their own (`Rule.search`)."""
 EXTRA_STRONG: tuple[Rule, ...] = tuple(
     Rule(
         name,
@@ -1070,7 +1084,7 @@ EXTRA_STRONG: tuple[Rule, ...] = tuple(
         with_opening(rx),
         gate,
         documents_only=specs is _DOCUMENT_SPECS,
-        search=errand.search if name == "agent_errand" else None,
+        search=_SEARCHES.get(name),
     )
     for specs in (_JAILBREAK_SPECS, _DOCUMENT_SPECS)
     for name, intent, rx, gate in specs
