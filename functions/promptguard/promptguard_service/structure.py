@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -181,12 +182,13 @@ _MIN_CONTENT_WORDS = 3
 
 def isolation(text: str, segs: list[tuple[int, int]]) -> npt.NDArray[np.float32]:
     """Per segment of `text`: the share of its content words that no other segment has (0 for short ones)."""
-    words = [set(_CONTENT_WORD.findall(text[start:end])) for start, end in segs]
-    seen = Counter(word for line in words for word in line)
+    words = [set(_CONTENT_WORD.findall(text, start, end)) for start, end in segs]
+    seen = Counter(chain.from_iterable(words))
+    own = {word for word, lines in seen.items() if lines == 1}
     out = np.zeros(len(segs), dtype=np.float32)
     for i, line in enumerate(words):
         if len(line) >= _MIN_CONTENT_WORDS:
-            out[i] = sum(seen[word] == 1 for word in line) / len(line)
+            out[i] = len(line & own) / len(line)
     return out
 
 
