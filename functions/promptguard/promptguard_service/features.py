@@ -26,7 +26,6 @@ DIM = 1 << 18
 SEGMENT_CHARS = 320
 WINDOW_CHARS = 640
 
-_MASK = np.uint64((1 << 64) - 1)
 _PRIME = np.uint64(1_000_003)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT_31, _SHIFT_29 = np.uint64(31), np.uint64(29)
