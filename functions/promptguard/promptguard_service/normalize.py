@@ -25,7 +25,8 @@ Unicode tag characters; and words chopped into short pieces (`ig no re pre vio u
 again into words.
 
 `respelled_view(view)` spells misspelt trigger words right (`ignroe all prevoius iunstructions`), each
-respelt letter mapped to the misspelt word; `views(text)` is every view the detector reads.
+respelt letter mapped to the misspelt word; `deaccented_view(view)` drops the accents put on English words
+(`ígnóré àll prévíóús`); `views(text)` is every view the detector reads.
 """
 
 from __future__ import annotations
@@ -820,6 +821,35 @@ def respelled_view(view: View) -> View | None:
     return View("".join(parts), origin, "respelled")
 
 
+_TRIGGER_SET = frozenset(_TRIGGER_WORDS)
+_ACCENTED = re.compile("[\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f]")
+"""A Latin letter beyond ASCII (Latin-1, extended A and B, extended additional) or a combining mark."""
+
+
+@lru_cache(maxsize=4096)
+def _unaccented(ch: str) -> str:
+    """The ASCII letter an accented Latin letter is written on; nothing for a combining mark; else `ch`."""
+    if "\u0300" <= ch <= "\u036f":
+        return ""
+    base = unicodedata.normalize("NFD", ch)[0]
+    return base if base.isascii() and base.isalpha() else ch
+
+
+def deaccented_view(view: View) -> View | None:
+    """`view` with the accents on its Latin letters dropped ("ígnóré àll prévíóús" -> "ignore all previous"), or
+    None unless that spells at least two trigger words the view does not already hold. French or Vietnamese
+    prose keeps its accents: dropping them makes no English trigger words ("révélez", "systèmes")."""
+    table = {ord(ch): _unaccented(ch) for ch in set(_ACCENTED.findall(view.text))}
+    if not table:
+        return None
+    text = view.text.translate(table)
+    if len(_TRIGGER_SET.intersection(_letter_runs(text)) - _letter_runs(view.text)) < 2:
+        return None
+    marks = {chr(code) for code, value in table.items() if not value}
+    origin = [at for ch, at in zip(view.text, view.origin, strict=False) if ch not in marks] + [view.origin[-1]]
+    return View(text, origin, "deaccented")
+
+
 def decoded_views(text: str) -> list[View]:
     """The decoded segments of `text` that read as text, each as a normalised view of its own."""
     found: list[View] = []
@@ -834,7 +864,8 @@ def decoded_views(text: str) -> list[View]:
 
 
 def views(text: str) -> list[View]:
-    """Every view the rules and the model read: the normalised text, its decoded segments, and its respelling."""
+    """Every view the rules and the model read: the normalised text, its decoded segments, its respelling and
+    its letters without their accents."""
     normalized = normalize(text)
-    respelled = respelled_view(normalized)
-    return [normalized, *decoded_views(text), *([respelled] if respelled is not None else [])]
+    rewritten = (respelled_view(normalized), deaccented_view(normalized))
+    return [normalized, *decoded_views(text), *(view for view in rewritten if view is not None)]
