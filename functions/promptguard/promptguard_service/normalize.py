@@ -11,7 +11,8 @@ is a span of the caller's text. Steps, each undoing one evasion:
 - confusables: Cyrillic / Greek / other look-alike letters inside a word that also holds Latin
   letters folded to Latin (a Russian word stays Russian);
 - leetspeak: digits and symbols inside a word that is mostly letters (`1gn0r3` -> `ignore`);
-- spacing: runs of single characters split by one separator (`i g n o r e`, `\\在\\存`) joined;
+- spacing: runs of single characters split by one separator, the same throughout (`i g n o r e`,
+  `\\在\\存`, `i+g+n+o+r+e a+l+l`), joined;
 - whitespace runs collapsed to one space (newlines kept: lines matter to the window scoring).
 
 `decoded_views(text)` finds encoded segments and returns their decoded text as further views; each
@@ -72,9 +73,11 @@ _ADDRESS = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|(?:https?://|www\.)\S")
 """An e-mail address or a web address: its digits and `@` are no leetspeak, and rules read them as written.
 An address is tried only where a run of its characters begins (any match inside a run has one there too):
 tried everywhere, one 20,000-character word of letters and digits took 1.9 s."""
-# Single characters separated by one separator, at least 3 of them: "i g n o r e", "\在\存\在".
-_SPACED = re.compile(r"(?<![^\s\\/|*._-])(?:\w[ \\/|*._-]){2,}\w(?![^\s\\/|*._-])")
-_SPACED_END = re.compile(r"[ \\/|*._-]\w[ \\/|*._-]\w(?![^\s\\/|*._-])")
+# Single characters separated by one separator, the same throughout, at least 3 of them: "i g n o r e",
+# "\在\存\在", "i+g+n+o+r+e a+l+l" (two runs: a space between runs of "+" is a word break).
+_SEPARATOR = r"[ \t\\/|*._+,~:=-]"
+_SPACED = re.compile(rf"(?<![^\s\\/|*._+,~:=-])\w({_SEPARATOR})(?:\w\1)+\w(?![^\s\\/|*._+,~:=-])")
+_SPACED_END = re.compile(rf"{_SEPARATOR}\w{_SEPARATOR}\w(?![^\s\\/|*._+,~:=-])")
 """The last two characters of every `_SPACED` run, with the separator before each: found fast (a search that
 opens on a separator skips ahead), it rules out most texts before `_SPACED` tries every word (0.15 ms)."""
 _WS_RUN = re.compile(r"[^\S\n]{2,}")
