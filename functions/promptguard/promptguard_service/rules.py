@@ -782,15 +782,24 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|vergeet|"
         r"görmezden gel|unut|esqueç\w{0,20}|dimentic\w{0,20}|ignora\w{0,20}|abaikan|lupakan|abaikanlah"
         r"|התעל[םמ]\w{0,20}|שכח\w{0,20}|"
-        r"\b(?:αγνο\w{0,20}|ξέχα\w{0,20}|ігнору\w{0,20}|забудь\w{0,20}|zapomeň\w{0,20}|uită|ignoră|ignorați|ignorera"
-        r"|glöm|glem|ignorer|unohda|ohita|"
-        r"puuza|sahau|huwag (?:mong |ninyong )?pansinin|balewalain|kalimutan))\s+(?:\S+\s+){0,5}?"
+        r"\b(?:αγν[οό]\w{0,20}|ξ[εέ]χα\w{0,20}|ігнору\w{0,20}|забудь\w{0,20}|zapomeň\w{0,20}|uită|ignoră|ignorați"
+        r"|ignorera|glöm|glem|ignorer|unohda|ohita|"
+        r"puuza|sahau|huwag (?:mong |ninyong )?pansinin|balewalain|kalimutan|"
+        # Czech and Slovak, Hungarian, the South Slavic languages, Baltic, Estonian, Afrikaans, Albanian,
+        # Icelandic, Welsh, Irish and Zulu.
+        r"ignoruj\w{1,4}|ignorov\w{1,6}|figyelmen kívül|felejtsd el|zanemari\w{0,4}|zaboravi\w{0,4}"
+        r"|ignoriraj\w{0,4}|prezri\w{0,4}|pozabi\w{0,4}|занемари\w{0,4}|заборави\w{0,4}|игнориши|ignoruo\w{0,6}"
+        r"|pamiršk\w{0,6}|ignorē\w{0,6}|aizmirsti|ignoreeri\w{0,4}|unusta|ignoreer|injoro\w{0,4}|harro\w{0,4}"
+        r"|hunsa\w{0,4}|anwybydd\w{0,6}|déan neamhaird|ziba))\s+(?:\S+\s+){0,5}?"
         r"(?:anweisung\w{0,20}|hướng dẫn|chỉ dẫn|التعليمات|تعليمات|الإرشادات|الأوامر|التوجيهات|instrukcj\w{0,20}|"
         r"instructies|talimat\w{0,20}|kurallar\w{0,20}|istruzion\w{0,20}|instru[çc][õo]es|instruksi|perintah|petunjuk"
         r"|arahan|"
         r"οδηγί\w{0,20}|εντολ\w{0,20}|інструкц\w{0,20}|вказівк\w{0,20}|pokyn\w{0,20}|instrukc\w{0,20}"
         r"|instrucțiun\w{0,20}|instruktion\w{0,20}|"
-        r"instruks\w{0,20}|ohje\w{0,20}|maagizo|maelekezo|tagubilin|instruksyon|panuto|[הוכלבמש]{0,2}(?:הוראות|הנחיות))"
+        r"instruks\w{0,20}|ohje\w{0,20}|maagizo|maelekezo|tagubilin|instruksyon|panuto|[הוכלבמש]{0,2}(?:הוראות|הנחיות)"
+        r"|utasítás\w{0,20}|uput\w{0,20}|navodil\w{0,20}|naredb\w{0,20}|упутств\w{0,20}|инструкциј\w{0,20}"
+        r"|norādījum\w{0,20}|juhis\w{0,20}|juhend\w{0,20}|udhëzim\w{0,20}|leiðbeining\w{0,20}|[cg]yfarwydd\w{0,20}"
+        r"|treoir\w{0,20}|treoracha|imiyalelo)"
         # Turkish puts the verb last: "the instructions ... forget" (talimatlar\w* ... unut).
         r"|\b(?:talimat|kural|yönerge)\w{0,20}\s+(?:\S+\s+){0,2}?(?:unut|görmezden gel|yok say)"
         r"|(?:이전|앞의|위의|모든)[^.\n]{0,12}(?:지시|명령|지침)[^.\n]{0,8}(?:무시|잊)"
@@ -799,6 +808,10 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|(?:পূর্ববর্তী|আগের|পূর্বের|সমস্ত|সব)[^।\n]{0,25}নির্দেশ[^।\n]{0,25}(?:উপেক্ষা|ভুলে যা|অগ্রাহ্য)"
         r"|(?:เพิกเฉย|ละเว้น|ไม่สนใจ|ลืม|ละเลย)[^\n]{0,20}(?:คําสั่ง|คําแนะนํา)"
         r"|(?:دستورالعمل|دستورات)[^.\n]{0,30}(?:نادیده بگیر|فراموش کن)|ہدایات[^۔.\n]{0,30}(?:نظر انداز|بھول)"
+        # And Tamil, Telugu, Kannada, Malayalam, Marathi and Gujarati.
+        r"|(?:வழிமுறை|அறிவுறுத்தல்|கட்டளை)[^.\n]{0,30}(?:புறக்கணி|மறந்து)|సూచనల[^.\n]{0,30}(?:విస్మరించ|మర్చిపో)"
+        r"|ಸೂಚನೆ[^.\n]{0,30}(?:ನಿರ್ಲಕ್ಷಿಸ|ಮರೆತು)|നിർദ്ദേശ[^.\n]{0,30}(?:അവഗണിക്ക|മറക്കുക)"
+        r"|सूचना[^।.\n]{0,30}(?:दुर्लक्ष कर|विसरून जा)|સૂચના[^.\n]{0,30}(?:અવગણ|ભૂલી જા)"
         # Machine translation drops the noun: "Игнорировать предыдущие." ("ignore the previous [ones]"). Only
         # articles and "all" between: "Lupakan pertanyaan saya sebelumnya" ("forget my previous question")
         # names its noun, the asker's own.
@@ -817,7 +830,12 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
          "glöm", "glem", "unohda", "ohita", "puuza", "sahau", "pansinin", "balewalain", "kalimutan",
          "התעל", "שכח", "ignoră", "ignorați", "игнор", "ignorier", "ignorez", "olvid", "oubli", "vergiss",
          "উপেক্ষা", "ভুলে যা", "অগ্রাহ্য", "เพิกเฉย", "ละเว้น", "ไม่สนใจ", "ลืม", "ละเลย", "نادیده", "فراموش",
-         "نظر انداز", "بھول"),
+         "نظر انداز", "بھول", "αγνό", "ξεχα", "ignoruj", "ignorov", "figyelmen kívül", "felejtsd el", "zanemari",
+         "zaboravi", "ignoriraj", "prezri", "pozabi", "занемари", "заборави", "игнориши", "ignoruo", "pamiršk",
+         "ignorē", "aizmirsti", "ignoreeri", "unusta", "ignoreer", "injoro", "harro", "hunsa", "anwybydd",
+         "neamhaird", "ziba",
+         "புறக்கணி", "மறந்து", "విస్మరించ", "మర్చిపో", "ನಿರ್ಲಕ್ಷಿಸ", "ಮರೆತು", "അവഗണിക്ക", "മറക്കുക", "दुर्लक्ष कर",
+         "विसरून जा", "અવગણ", "ભૂલી જા"),
     ),
     (
         "secret_request",
