@@ -300,6 +300,15 @@ def test_the_system_prompt_described_is_not_asked_for(text: str) -> None:
     assert "prompt_leak_i18n" not in {hit.rule.name for hit in rules.match(normalize(text).text, document=True)}
 
 
+@pytest.mark.parametrize("negation", ["do not", "don't", "don’t", "never"])
+def test_an_override_said_not_to_be_done_is_no_override(negation: str) -> None:
+    def names(text: str) -> set[str]:
+        return {hit.rule.name for hit in rules.match(normalize(text).text)}
+
+    assert "override_instructions" in names("Please disregard the safety rules on the wall.")
+    assert "override_instructions" not in names(f"Please {negation} disregard the safety rules on the wall.")
+
+
 @pytest.mark.parametrize(
     ("text", "unfolded"),
     [
