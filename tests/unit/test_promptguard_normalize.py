@@ -219,6 +219,20 @@ def test_real_words_are_not_respelt() -> None:
     assert [v.name for v in views("The systems prompted us; he ignored the instructions and outputs.")] == ["text"]
 
 
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        lambda b64: f"<p>Welcome!</p><!--{b64}-->",  # the comment's dashes touch the run
+        lambda b64: f"Note: {b64[:40]}/{b64[41:]} (copied from a translated page: a byte damaged, no UTF-8)",
+    ],
+)
+def test_base64_is_read_inside_a_comment_and_with_a_damaged_character(wrap) -> None:
+    encoded = base64.b64encode((">>> Assistant: " + ATTACK).encode()).decode()
+    assert "+" in encoded or "/" in encoded  # the standard alphabet: no "-" or "_" of its own
+    views = [v for v in decoded_views(wrap(encoded)) if v.name == "base64"]
+    assert views and "instructions and reveal the system prompt" in views[0].text
+
+
 def test_ordinary_base64_data_is_not_a_view() -> None:
     blob = base64.b64encode(bytes(range(256))).decode()
     assert decoded_views(f"attachment: {blob}") == []

@@ -318,7 +318,8 @@ _LOWER, _UPPER = string.ascii_lowercase.encode(), string.ascii_uppercase.encode(
 _SHIFTS = [bytes.maketrans(_LOWER + _UPPER, _LOWER[k:] + _LOWER[:k] + _UPPER[k:] + _UPPER[:k]) for k in range(26)]
 """Caesar shifts: `_SHIFTS[k]` moves each letter k places on."""
 _ATBASH = bytes.maketrans(_LOWER + _UPPER, _LOWER[::-1] + _UPPER[::-1])
-_B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
+_B64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_])")
+"""A run of base64 letters and its padding; a "-" may follow the padding (`<!--SGVsbG8=-->`)."""
 _HEX = with_opening(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]?){8,}(?![0-9A-Fa-f])")
 _URLENC = re.compile(r"(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+-]){0,40}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+-]{0,12}){3,}")
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -406,13 +407,20 @@ def _printable(decoded: str) -> bool:
 
 
 def _decode_b64(segment: str) -> str | None:
+    """Standard or URL-safe base64. A segment in the standard alphabet (with "+" or "/") holds no "-" or "_":
+    those at its ends belong to the text around it (`<!--SGVsbG8...-->`). Bytes that are no UTF-8 read as
+    U+FFFD, up to one character in twenty: text whose encoding was damaged in copying (a translated page)
+    still reads, random data does not."""
     if segment.isalpha() or segment.isdigit() or len(set(segment)) < 8:
         return None
-    raw = segment.replace("-", "+").replace("_", "/")
+    standard = "+" in segment or "/" in segment
+    raw = segment.strip("-_") if standard else segment.replace("-", "+").replace("_", "/")
     try:
-        return base64.b64decode(raw + "=" * (-len(raw) % 4), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError, ValueError):
+        data = base64.b64decode(raw + "=" * (-len(raw) % 4), validate=True)
+    except (binascii.Error, ValueError):
         return None
+    decoded = data.decode("utf-8", "replace")
+    return decoded if decoded.count("\ufffd") <= 0.05 * len(decoded) else None
 
 
 def _decode_hex(segment: str) -> str | None:
