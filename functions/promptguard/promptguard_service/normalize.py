@@ -227,17 +227,21 @@ def _mixed_words(text: str) -> list[tuple[int, int]]:
 
 
 def _unleet(word: str) -> str:
-    """`word` with its leetspeak digits and symbols read as letters, unless it is an address, a code or a number."""
-    letters = sum(c.isalpha() for c in word)
-    leet = sum(c in _LEET_CHARS for c in word)
-    if _ADDRESS.search(word) or sum(c.isdigit() for c in word) > letters:
-        return word  # an address, or a code, an account number or a hash: not a word with digits for letters
-    mostly_letters = letters >= 2 and letters + leet >= 0.7 * len(word) and not word[0].isdigit()
-    leading_digit = letters >= 2 and word[0] in "0134578" and not _ORDINAL.match(word)
-    if not (mostly_letters or leading_digit):
+    """`word` with its leetspeak digits and symbols read as letters, unless it is an address, a code or a number.
+    A word that reads as a trigger word is read so however many digits it has ("1n57ruc710n5")."""
+    if _ADDRESS.search(word):
         return word
     core = word.rstrip("!.,;:?")
-    return core.translate(_LEET) + word[len(core) :]
+    read = core.translate(_LEET) + word[len(core) :]
+    if core.translate(_LEET) in _TRIGGER_SET:
+        return read
+    letters = sum(c.isalpha() for c in word)
+    leet = sum(c in _LEET_CHARS for c in word)
+    if sum(c.isdigit() for c in word) > letters:
+        return word  # a code, an account number or a hash: not a word with digits for letters
+    mostly_letters = letters >= 2 and letters + leet >= 0.7 * len(word) and not word[0].isdigit()
+    leading_digit = letters >= 2 and word[0] in "0134578" and not _ORDINAL.match(word)
+    return read if mostly_letters or leading_digit else word
 
 
 def _fix_words(text: str) -> str:
