@@ -397,9 +397,11 @@ _WORD_BYTES = frozenset((string.ascii_letters + string.digits + "_").encode())
 _GAPS_TO_SPACES = bytes.maketrans(bytes(b for b in range(256) if b not in _WORD_BYTES), b" " * (256 - len(_WORD_BYTES)))
 """Every byte but a word byte (`\\w` in a bytes pattern: ASCII letters, digits, `_`) read as a space."""
 _MAX_VIEWS = 16
-_READ_BUDGET = {"chopped_words": 8_000}
+_READ_BUDGET = {"chopped_words": 8_000, "nato": 2_000}
 """Characters per text a costly decoder reads. wordninja's split grows with the run: 100,000 characters
-of short-word runs ("- send send send …" lines) took 2.7 s; capped, 0.2 s."""
+of short-word runs ("- send send send …" lines) took 2.7 s; capped, 0.2 s. A NATO run without word breaks
+is split by wordninja too, at about 70 µs a letter: 2,000 characters of code words (about 330 letters) cost
+25 ms, and an attack spelt this way is a sentence, not a page."""
 
 
 def _printable(decoded: str) -> bool:
