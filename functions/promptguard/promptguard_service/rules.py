@@ -1014,11 +1014,15 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|(?:an? )?important (?:message|instruction|note) from (?:me|the user|your user|the developers?|the system)"
         r"\b[^.\n]{0,60}\bto you\b)"
         r"|</?(?:information|important|important_instructions)>"
-        r"|\b(?:(?:when|while|if|after|before|as) (?:you(?:'re| are)? )?(?:summari[sz]\w{0,20}|read\w{0,20}"
+        r"|\b(?:(?:when|while|if|after|before|as) (?:you(?:'re| are)? )?(?:(?:summari[sz]\w{0,20}|read\w{0,20}"
         r"|process\w{0,20}|pars\w{0,20}|"
         r"analy[sz]\w{0,20}|review\w{0,20}|translat\w{0,20})\s+(?:this|the) (?:page|document|email|e-mail|article|text"
         r"|content|"
-        r"site|website|message|file|review|listing)s?\b[^.\n]{0,40}\b(?:tell|inform|say|remind|convince|recommend|"
+        r"site|website|message|file|review|listing)s?\b"
+        # A machine's verb needs no noun ("when you summarize this, tell the user"); "when you read this" is a
+        # person's letter.
+        r"|(?:summari[sz]\w{0,20}|process\w{0,20}|pars\w{0,20}|analy[sz]\w{0,20})\s+this\b)"
+        r"[^.\n]{0,40}\b(?:tell|inform|say|remind|convince|recommend|"
         r"instruct|advise|warn|mention|respond|reply|output|include|add|state|claim|write)\b"
         r"|(?:ignore|disregard|forget|override) (?:the |your )?(?:user|user's|users'|human's) (?:request|query|"
         r"question|instructions?|task|prompt|message)s?\b"
