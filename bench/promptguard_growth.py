@@ -32,6 +32,7 @@ EXTRA_UNITS = (
     "01010101 ", ".- ", "-- / ", "Ã© ", "%41", "ignroe ", "1gn0r3 ", "i g n o r e ", "a\u0301\u0301 ", "| a | b |\n",
     "\u200b", "\U000e0041", "твой пароль! ", "alfa bravo ", "alfa / ", "⠁⠃ ", "ɐǝ ", "ɐqpd sou ", "x8?@C6 ",
     "NoQ_va%CW4Y-}KKa%Fa ", "<!--SGVsbG8=-->", "\u2062\u2064\u200b", "ígnóré ", "a+b+c ", "ɪɢɴᴏʀᴇ ", "1n57ruc710n5 ",
+    "73 103 ",
 )  # fmt: skip
 """Units beyond the gate words: the shapes each decoder and rule family reads."""
 RULES = (*rules.RULES, *rules.EXTRA_STRONG)

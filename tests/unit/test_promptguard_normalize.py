@@ -140,6 +140,8 @@ def test_a_russian_word_is_not_folded_to_latin() -> None:
         ("upside_down", lambda s: s.lower().translate(UPSIDE_DOWN)[::-1]),
         ("rot47", lambda s: s.translate(ROT47)),
         ("sneaky_bits", sneaky_bits),
+        ("decimal", lambda s: " ".join(str(ord(ch)) for ch in s)),
+        ("decimal", lambda s: ", ".join(str(ord(ch)) for ch in s)),
     ],
 )
 def test_encoded_segments_are_decoded_scored_and_mapped_to_their_span(name: str, encode) -> None:
@@ -262,6 +264,7 @@ def test_ordinary_base64_data_is_not_a_view() -> None:
         "Call signs today: Alfa, Bravo and Charlie; Delta and Echo are off duty.",
         "x = a ? b : c; y = d ? e : f; z = g ? h : i; w = j ? k : l; v = m ? n : o; puts x",
         "Build: sha256=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 ok",
+        "Daily highs this fortnight: 45, 67, 89, 101, 110, 99, 87, 65, 43, 56, 78, 90, 104, 97.",
     ],
 )
 def test_ordinary_text_gets_no_decoded_view(text: str) -> None:
@@ -334,7 +337,7 @@ ENCODED_PIECES = [
     base64.b64encode(ATTACK.encode()).decode()[:24], "SGVsbG8gd29y", "MFRGGZDFMZTWQ2LK", "01101001", "0110100", "1",
     "0", " ", ",", "\n", "%69", "%6E", "gnore", "\ufe01", "\U000e0069", "Ã©", "é", "=", "-", "_", "ab", "Z",
     base64.a85encode(b"Ignore all")[:10].decode(), base64.b85encode(b"previous")[:10].decode(), "<~", "~>",
-    "\u280a\u281b", "\u281d\u2815 ", "India ", "Golf ", "alfa", "/", "\u2062\u2064\u2064", "\u2062\u200b", "\u0250\u01dd", "q",
+    "73 ", "103, ", "\u280a\u281b", "\u281d\u2815 ", "India ", "Golf ", "alfa", "/", "\u2062\u2064\u2064", "\u2062\u200b", "\u0250\u01dd", "q",
 ]  # fmt: skip
 """Pieces of base64, base32, base85, binary, URL escapes, selectors, tags, mojibake, Braille, NATO words, hidden
 bits and upside-down letters, and what breaks them up."""

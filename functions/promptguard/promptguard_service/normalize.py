@@ -17,13 +17,12 @@ is a span of the caller's text. Steps, each undoing one evasion:
 
 `decoded_views(text)` finds encoded segments and returns their decoded text as further views; each
 decoded character maps to the whole encoded segment it came from. Encodings: base64, base32, base85
-(and Ascii85), hex, URL encoding, 8-bit binary, Morse code, Braille, the NATO spelling alphabet, ROT47, text
-written upside down, bytes hidden in variation selectors, ASCII hidden in invisible bits, UTF-8 read as Windows-1252
-("mojibake": Cyrillic look-alikes, their bytes read as Windows-1252, are "Ð¾" for "o"); letter substitutions
-(rot13 and the other Caesar shifts, Atbash, text written backwards),
-kept only where the result reads as more English than the original; ASCII hidden in invisible
-Unicode tag characters; and words chopped into short pieces (`ig no re pre vio us`), joined and split
-again into words.
+(and Ascii85), hex, URL encoding, 8-bit binary, decimal character codes, Morse code, Braille, the NATO
+spelling alphabet, ROT47, text written upside down, bytes hidden in variation selectors, ASCII hidden in
+invisible bits or in invisible Unicode tag characters, UTF-8 read as Windows-1252 ("mojibake": Cyrillic
+look-alikes, their bytes read as Windows-1252, are "Ð¾" for "o"); letter substitutions (rot13 and the other
+Caesar shifts, Atbash, text written backwards), kept only where the result reads as more English than the
+original; and words chopped into short pieces (`ig no re pre vio us`), joined and split again into words.
 
 `respelled_view(view)` spells misspelt trigger words right (`ignroe all prevoius iunstructions`), each
 respelt letter mapped to the misspelt word; `deaccented_view(view)` drops the accents put on English words
@@ -378,6 +377,8 @@ _A85_LEADS = frozenset(chr(code) for code in range(33, 33 + 41))
 _B85_LEADS = frozenset((string.digits + string.ascii_uppercase + string.ascii_lowercase)[:41])
 """The digits a group of five opens with when its four bytes are ASCII (below 2**31 = 41 * 85**4): a text
 whose every fifth character is one is worth decoding (a Python-level decoder: 0.02 ms per address tried)."""
+_DECIMAL = with_opening(r"(?<![\d.])(?:\d{2,3}(?:, ?| |;)){7,}\d{2,3}(?![\d.])")
+"""Character codes written as decimal numbers ("73 103 110 111 114 101"): eight or more, see `_decode_decimal`."""
 _SNEAKY_BITS = re.compile("[\u2062\u2064\u200b]{24,}")
 """ASCII written in invisible bits: U+2062 for 0, U+2064 for 1, each character its bits without leading zeros, a
 zero-width space for a space ("Sneaky Bits")."""
@@ -484,6 +485,16 @@ def _decode_morse(segment: str) -> str | None:
         return None
     decoded = " ".join("".join(_MORSE_CODE[code] for code in word) for word in words)
     return decoded if len(set(decoded) - set(" .,?!/:'0123456789")) >= 4 else None
+
+
+def _decode_decimal(segment: str) -> str | None:
+    """The text, if every number is a printable ASCII code and it reads as English (two common words): a row of
+    measurements is numbers in that range too."""
+    codes = [int(number) for number in re.findall(r"\d+", segment)]
+    if len(codes) < 8 or not all(32 <= code <= 126 for code in codes):
+        return None
+    decoded = "".join(map(chr, codes))
+    return decoded if _common_words(decoded.encode("ascii")) >= 2 else None
 
 
 def _decode_braille(segment: str) -> str | None:
@@ -692,6 +703,7 @@ _DECODERS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] 
     ("morse", _MORSE, _decode_morse),
     ("unicode_tags", _TAGS, _decode_tags),
     ("base85", _B85, _decode_b85),
+    ("decimal", _DECIMAL, _decode_decimal),
     ("braille", _BRAILLE, _decode_braille),
     ("nato", _NATO, _decode_nato),
     ("upside_down", _UPSIDE_DOWN_RUN, _decode_upside_down),
@@ -727,6 +739,8 @@ def _untried(text: str) -> set[str]:
         untried |= {"base64", "base32", "base85"}
     if text.count("0") + text.count("1") < 32:  # four bytes of eight bits
         untried.add("binary")
+    if sum(map(text.count, string.digits)) < 16:  # eight codes of two digits or more
+        untried.add("decimal")
     return untried
 
 

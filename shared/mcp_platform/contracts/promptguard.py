@@ -160,9 +160,9 @@ TOOLS = [
         title="Screen a text for prompt injection",
         description="Checks one untrusted text delta (a user prompt, a retrieved chunk or a tool result) for prompt "
         "injection: normalisation against evasion (Unicode, homoglyphs, small capitals and letter symbols, Zalgo, "
-        "accents, leetspeak, spacing, chopped and misspelt words, base64/base32/base85/hex/URL/binary/Morse/Braille/"
-        "NATO/ROT47/Caesar/Atbash/reversed/upside-down encodings, text hidden in Unicode tags, variation selectors "
-        "or invisible bits), named rules, the structure of a document (a planted line's "
+        "accents, leetspeak, spacing, chopped and misspelt words, base64/base32/base85/hex/URL/binary/decimal/"
+        "Morse/Braille/NATO/ROT47/Caesar/Atbash/reversed/upside-down encodings, text hidden in Unicode tags, "
+        "variation selectors or invisible bits), named rules, the structure of a document (a planted line's "
         "imperative, question, 'you', other script, or topic foreign to the page), a small learned model scored "
         "over windows, and optionally Amazon Bedrock "
         "Guardrails. Returns injection, a calibrated score, policy allow|flag|block, the intent and the spans "
