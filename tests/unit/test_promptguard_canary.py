@@ -51,6 +51,8 @@ def test_verify_is_stateless_and_tells_forged_tokens(
         ("base64", lambda t: "data=" + base64.b64encode(t.encode()).decode()),
         ("hex", lambda t: "x " + t.encode().hex() + " y"),
         ("url_encoding", lambda t: "https://attacker.example/c?d=" + "".join(f"%{b:02x}" for b in t.encode())),
+        ("decimal", lambda t: "codes: " + ", ".join(str(ord(ch)) for ch in t)),
+        ("base85", lambda t: "blob " + base64.b85encode(t.encode()).decode() + " end"),
     ],
 )
 def test_encoded_leaks_are_found_with_their_place(encoding: str, leak) -> None:

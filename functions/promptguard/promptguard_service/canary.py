@@ -6,7 +6,8 @@ table. The secret comes from SSM / Secrets Manager through `PROMPTGUARD_CANARY_S
 (the deployed setting) or, for the local default only, from `PROMPTGUARD_CANARY_SECRET` itself.
 
 `verify` looks for the token in the text as written, case-changed, with separators between its
-characters (`c n r y - ...`), reversed, and inside decoded base64, hex and URL-encoded segments.
+characters (`c n r y - ...`), reversed, as decimal character codes (`99 110 114 121 45 ...`), and inside
+every encoded segment `normalize` decodes (base64, base85, hex, URL encoding, Braille, NATO, ...).
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def find(token: str, text: str) -> list[CanaryFinding]:
         add(match.start(), match.end(), "case_changed")
     core = re.sub(r"[^a-z0-9]", "", token.lower())
     squeezed, offsets = _squeezed(text)
-    for encoding, needle in (("spaced", core), ("reversed", core[::-1])):
+    codes = "".join(str(ord(ch)) for ch in token.lower())  # separators squeezed out, as the text's are
+    for encoding, needle in (("spaced", core), ("reversed", core[::-1]), ("decimal", codes)):
         for match in re.finditer(needle, squeezed):
             add(offsets[match.start()], offsets[match.end() - 1] + 1, encoding)
     for encoding, start, end, decoded in decoded_segments(text):

@@ -130,7 +130,10 @@ class CanaryPlantOutput(BaseModel):
 class CanaryFinding(BaseModel):
     start: int
     end: int
-    encoding: str = Field(description="plain, case_changed, spaced, base64, hex, reversed.")
+    encoding: str = Field(
+        description="plain, case_changed, spaced, reversed, decimal, or the encoding of the segment it was decoded "
+        "from (base64, base85, hex, url_encoding, braille, nato, ...)."
+    )
 
 
 class CanaryVerifyOutput(BaseModel):
