@@ -536,13 +536,6 @@ def _decode_upside_down(segment: str) -> str | None:
     return segment.translate(_UPSIDE_DOWN)[::-1]
 
 
-def _decode_rot47(segment: str) -> str | None:
-    raw = segment.encode("ascii")
-    decoded = raw.translate(_ROT47)
-    after = _common_words(decoded)
-    return decoded.decode("ascii") if after >= 3 and after > 2 * _common_words(raw) else None
-
-
 def _decode_b85(segment: str) -> str | None:
     """Ascii85 (bare or between Adobe's `<~ ~>`) or base85 (RFC 1924, git's), whichever decodes to text. A word
     of letters and digits only is left to base64, base32 and hex."""
@@ -670,7 +663,7 @@ def _readable(ascii_text: bytes, tokens: Counter[bytes]) -> set[str]:
 
 
 def _substituted(undo: Callable[[bytes], bytes]) -> Callable[[str], str | None]:
-    def decode(segment: str) -> str | None:  # `_LATIN_RUN` segments are ASCII
+    def decode(segment: str) -> str | None:  # `_LATIN_RUN` and `_PRINTABLE_RUN` segments are ASCII
         raw = segment.encode("ascii")
         decoded = undo(raw)
         after = _common_words(decoded)
@@ -707,7 +700,7 @@ _DECODERS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] 
     ("braille", _BRAILLE, _decode_braille),
     ("nato", _NATO, _decode_nato),
     ("upside_down", _UPSIDE_DOWN_RUN, _decode_upside_down),
-    ("rot47", _PRINTABLE_RUN, _decode_rot47),
+    ("rot47", _PRINTABLE_RUN, _substituted(lambda text: text.translate(_ROT47))),
     ("sneaky_bits", _SNEAKY_BITS, _decode_sneaky_bits),
     ("chopped_words", _CHOPPED, _decode_chopped),
     *((name, _LATIN_RUN, _substituted(undo)) for name, undo in SUBSTITUTIONS.items()),
