@@ -231,8 +231,9 @@ def _unleet(word: str) -> str:
     if _ADDRESS.search(word):
         return word
     core = word.rstrip("!.,;:?")
-    read = core.translate(_LEET) + word[len(core) :]
-    if core.translate(_LEET) in _TRIGGER_SET:
+    read_core = core.translate(_LEET)
+    read = read_core + word[len(core) :]
+    if read_core in _TRIGGER_SET:
         return read
     letters = sum(c.isalpha() for c in word)
     leet = sum(c in _LEET_CHARS for c in word)
