@@ -239,6 +239,14 @@ def test_base64_is_read_inside_a_comment_and_with_a_damaged_character(wrap) -> N
     assert views and "instructions and reveal the system prompt" in views[0].text
 
 
+@pytest.mark.parametrize("odd", ["ſierra", "KİLO", "\u212aILO"])  # long s, dotted capital I, Kelvin sign
+def test_a_code_word_only_unicode_case_folding_matches_is_no_code_word(odd: str) -> None:
+    text = f"{odd} alfa bravo charlie delta echo foxtrot"
+    segments = normalize_module.decoded_segments(text)
+    assert [(start, decoded.replace(" ", "")) for _, start, _, decoded in segments] == [(len(odd) + 1, "abcdef")]
+    check(text, "user_prompt")  # no KeyError
+
+
 def test_a_page_of_nato_words_is_not_split_into_words() -> None:
     """wordninja splits a NATO run spelt without word breaks at about 70 µs a letter: a text's first 2,000
     characters of code words are read, a longer run is not."""

@@ -354,8 +354,10 @@ _NATO_WORDS = {
     ).split()
 }
 """The NATO spelling alphabet (with the common variant spellings): each code word stands for its first letter."""
-_NATO_WORD = "(?:" + "|".join(sorted((word.decode() for word in _NATO_WORDS), key=len, reverse=True)) + ")"
-_NATO = re.compile(rf"(?i)(?<![\w-]){_NATO_WORD}(?:[ ,/|-]+{_NATO_WORD}){{5,}}(?![\w-])")
+_NATO_WORD = "(?ai:" + "|".join(sorted((word.decode() for word in _NATO_WORDS), key=len, reverse=True)) + ")"
+"""A code word in any case, ASCII only: under Unicode case folding "ſierra" and "KİLO" would match, and are
+no keys of `_NATO_WORDS`."""
+_NATO = re.compile(rf"(?<![\w-]){_NATO_WORD}(?:[ ,/|-]+{_NATO_WORD}){{5,}}(?![\w-])")
 """Six or more code words in a row, between spaces, commas or slashes."""
 _NATO_BREAK = re.compile(r" */ *| *\| *|  +")
 _BRAILLE_LETTERS = dict(zip("⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵⠲⠂⠦⠖⠄⠤⠒⠆⠌", "abcdefghijklmnopqrstuvwxyz.,?!'-:;/", strict=True))
