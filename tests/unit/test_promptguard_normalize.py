@@ -380,3 +380,28 @@ def test_folding_is_each_characters_own_folding(text: str) -> None:
     folded character by character: a capital sigma at the end of a word folds as anywhere else."""
     expected = "".join(ch.lower() if ch.isascii() else normalize_module._fold_char(ch) for ch in text)
     assert normalize_module._fold(text)[0] == expected
+
+
+DECODER_PIECES = [
+    "alfa ", "Bravo ", "CHARLIE ", "ſierra ", "KİLO ", "\u212aILO ", "/ ", "⠁", "⠼", "⠠", "⠀", " ", "\n", "ɐ", "ǝ", "q",
+    "p", "˙", "@", "?", ":", "=", "E96 ", "NoQ_va%CW4Y-}KKa%Fa", "<~", "~>", "73 ", "103, ", "126;", "\u2062", "\u2064",
+    "\u200b", "<!--", "-->", "SGVsbG8gd29y", "==", "1n57", "ruc710n5", "ígnóré", "i\u0301", "ɪɢɴᴏʀᴇ", "🇮", "⒤",
+    "%69", "01101001 ", ".- ", "\U000e0069", "\ufe01", "Ã©", "+", ",", "~",
+]  # fmt: skip
+"""Pieces of every decoder's alphabet, and of what a case-insensitive match could take for one of them."""
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(DECODER_PIECES), st.integers(1, 8)), max_size=12).map(
+        lambda runs: "".join(piece * times for piece, times in runs)
+    )
+)
+def test_every_view_of_any_mix_of_encodings_is_read_without_error(text: str) -> None:
+    """Runs of one piece, so that each decoder meets segments long enough to decode."""
+    read = views(text)
+    for view in read:
+        assert len(view.origin) == len(view.text) + 1
+        assert all(0 <= at <= len(text) for at in view.origin)
+        start, end = view.span(0, len(view.text))
+        assert 0 <= start <= end <= len(text)
