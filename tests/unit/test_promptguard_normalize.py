@@ -345,7 +345,7 @@ ENCODED_PIECES = [
     base64.b64encode(ATTACK.encode()).decode()[:24], "SGVsbG8gd29y", "MFRGGZDFMZTWQ2LK", "01101001", "0110100", "1",
     "0", " ", ",", "\n", "%69", "%6E", "gnore", "\ufe01", "\U000e0069", "Ã©", "é", "=", "-", "_", "ab", "Z",
     base64.a85encode(b"Ignore all")[:10].decode(), base64.b85encode(b"previous")[:10].decode(), "<~", "~>",
-    "73 ", "103, ", "\u280a\u281b", "\u281d\u2815 ", "India ", "Golf ", "alfa", "/", "\u2062\u2064\u2064", "\u2062\u200b", "\u0250\u01dd", "q",
+    "73 ", "103, ", " ".join(str(ord(ch)) for ch in "the and "), "India Golf November Oscar Romeo Echo", "«", "Alfa-", "\u280a\u281b", "\u281d\u2815 ", "India ", "Golf ", "alfa", "/", "\u2062\u2064\u2064", "\u2062\u200b", "\u0250\u01dd", "q",
 ]  # fmt: skip
 """Pieces of base64, base32, base85, binary, URL escapes, selectors, tags, mojibake, Braille, NATO words, hidden
 bits and upside-down letters, and what breaks them up."""
@@ -353,8 +353,15 @@ HEURISTIC_GATES = {"url_encoding", "rot47"}
 """Tried only on a text with three escapes / six ROT47 marks: one escape or three marked-free words could decode."""
 
 
+def runs_of(pieces: list[str]) -> st.SearchStrategy[str]:
+    """Texts of runs of one piece each (so that a decoder meets segments long enough to decode)."""
+    return st.lists(st.tuples(st.sampled_from(pieces), st.integers(1, 8)), max_size=12).map(
+        lambda runs: "".join(piece * times for piece, times in runs)
+    )
+
+
 @settings(max_examples=1500, deadline=None)
-@given(st.lists(st.sampled_from(ENCODED_PIECES), max_size=24).map("".join))
+@given(st.lists(st.sampled_from(ENCODED_PIECES), max_size=24).map("".join) | runs_of(ENCODED_PIECES))
 def test_an_untried_encoding_has_no_segment_in_the_text(text: str) -> None:
     untried = normalize_module._untried(text) - set(normalize_module.SUBSTITUTIONS) - HEURISTIC_GATES
     for name, pattern, decode in normalize_module._DECODERS:
@@ -392,13 +399,8 @@ DECODER_PIECES = [
 
 
 @settings(max_examples=1500, deadline=None)
-@given(
-    st.lists(st.tuples(st.sampled_from(DECODER_PIECES), st.integers(1, 8)), max_size=12).map(
-        lambda runs: "".join(piece * times for piece, times in runs)
-    )
-)
+@given(runs_of(DECODER_PIECES))
 def test_every_view_of_any_mix_of_encodings_is_read_without_error(text: str) -> None:
-    """Runs of one piece, so that each decoder meets segments long enough to decode."""
     read = views(text)
     for view in read:
         assert len(view.origin) == len(view.text) + 1
