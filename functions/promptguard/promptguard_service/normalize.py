@@ -866,8 +866,12 @@ def respelled_view(view: View) -> View | None:
 
 
 _TRIGGER_SET = frozenset(_TRIGGER_WORDS)
-_ACCENTED = re.compile("[\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f]")
-"""A Latin letter beyond ASCII (Latin-1, extended A and B, extended additional) or a combining mark."""
+_ACCENTS = "\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f"
+"""Latin letters beyond ASCII (Latin-1, extended A and B, extended additional) and the combining marks."""
+_ACCENTED = re.compile(f"[{_ACCENTS}]")
+_ACCENTED_WORD = re.compile(f"(?<![a-z{_ACCENTS}])[a-z]*+(?:[{_ACCENTS}][a-z]*+)+")
+"""A whole run of Latin letters (in a case-folded view) with an accent in it, found in one pass: only such a run
+changes when its accents are dropped."""
 
 
 @lru_cache(maxsize=4096)
@@ -883,9 +887,13 @@ def deaccented_view(view: View) -> View | None:
     """`view` with the accents on its Latin letters dropped ("ígnóré àll prévíóús" -> "ignore all previous"), or
     None unless that spells at least two trigger words the view does not already hold. French or Vietnamese
     prose keeps its accents: dropping them makes no English trigger words ("révélez", "systèmes")."""
-    table = {ord(ch): _unaccented(ch) for ch in set(_ACCENTED.findall(view.text))}
-    if not table:
+    if not _ACCENTED.search(view.text):  # one class: a search that skips ahead (English with curly quotes)
         return None
+    words = " ".join(set(_ACCENTED_WORD.findall(view.text)))
+    unaccented = words.translate({ord(ch): _unaccented(ch) for ch in set(_ACCENTED.findall(words))})
+    if len(_TRIGGER_SET.intersection(_letter_runs(unaccented))) < 2:
+        return None  # a trigger word the accents hid is one of these words (most texts: 0.12 -> 0.02 ms)
+    table = {ord(ch): _unaccented(ch) for ch in set(_ACCENTED.findall(view.text))}
     text = view.text.translate(table)
     if len(_TRIGGER_SET.intersection(_letter_runs(text)) - _letter_runs(view.text)) < 2:
         return None
