@@ -247,6 +247,12 @@ def test_a_code_word_only_unicode_case_folding_matches_is_no_code_word(odd: str)
     check(text, "user_prompt")  # no KeyError
 
 
+def test_spanish_punctuation_is_no_sign_of_upside_down_text() -> None:
+    """ "¿" and "¡" are marks an upside-down text uses, and every Spanish question: only turned letters count."""
+    assert "upside_down" in normalize_module._untried("¿Dónde está la biblioteca? ¡Muchas gracias por todo!")
+    assert "upside_down" not in normalize_module._untried("¿ʇdɯoɹd ɯǝʇsʎs")
+
+
 def test_a_page_of_nato_words_is_not_split_into_words() -> None:
     """wordninja splits a NATO run spelt without word breaks at about 70 µs a letter: a text's first 2,000
     characters of code words are read, a longer run is not."""
