@@ -30,6 +30,7 @@ from mcp_router.gateway import Dependencies, Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.settings import RouterSettings
 from tests.support import ledgers
+from tests.support.clock import Clock
 from tests.support.dynamo import TABLE_ENV
 
 if TYPE_CHECKING:
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from mcp_platform.billing.lifecycle import CallLedger
     from mcp_platform.tasks.store import TaskStore
     from mcp_router.invoker import Invoker
-    from tests.support.clock import Clock
 
 MODERN = "2026-07-28"
 JSON_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
@@ -198,7 +198,10 @@ def platform(
         invoker = InProcessInvoker()
     settings = settings or RouterSettings()
     stores = ledgers.make(adapter)
-    store, ledger, limiter = stores.store, stores.ledger, MemoryRateLimiter(clock or time.time)
+    # Without a clock, the rate-limit windows are those of the moment the platform is made: a test
+    # that runs across a minute (or hour) boundary must not find its window emptied half way.
+    window_clock = clock or Clock(time.time())
+    store, ledger, limiter = stores.store, stores.ledger, MemoryRateLimiter(window_clock)
     admin = AccountAdmin(store, ledger)
     approved = frozenset(registry.services if services is None else services)
     account = admin.create_account("tester", approved, credits, account_id="acct_test")
@@ -219,7 +222,7 @@ def platform(
         invoker=invoker,
         settings=settings,
         signups=signups,
-        signup_limiter=MemoryRateLimiter(window_seconds=3600),
+        signup_limiter=MemoryRateLimiter(window_clock, window_seconds=3600),
         history=None if stores.ddb is None else DynamoLedgerHistory(stores.ddb, TABLE_ENV["LEDGER_TABLE"]),
         **({"clock": clock, "sleep": clock.sleep} if clock else {}),
         task_store=task_store,
