@@ -443,6 +443,30 @@ _AI_OR_ANSWER_I18N = (
 )
 """An AI (the persona a jailbreak defines; "AI" also right after Chinese or Japanese) or an order to answer,
 in the same languages. German "KI" only after an article: Turkish "ki" is "that"."""
+_AI_READER = (
+    r"(?:(?:ai|llm|language|autonomous)\s+(?:agents?|models?|assistants?|systems?|tools?|bots?)|ai|llms?|(?:large\s+)?"
+    r"language models?|(?:ai\s+)?assistants?|chatbots?|(?:chat)?gpt(?:-\w+)?|claude|gemini|copilot)"
+)
+"""An AI, as the subject of an order in the third person (`agent_order`)."""
+_READING = (
+    r"(?:reading|processing|summari[sz]ing|parsing|viewing|analy[sz]ing|indexing|ingesting|scanning|visiting|"
+    r"browsing|that (?:reads?|process(?:es)?|summari[sz]es?|sees?|finds?)|who (?:reads?|sees?|finds?))\s+"
+    r"(?:th(?:is|ese)(?:\s+(?:\w+\s+)?(?:page|document|text|e-?mail|message|article|content|site|website|file|post|"
+    r"review|listing|data|line|note|comment)s?)?|the\s+(?:\w+\s+)?(?:page|document|text|e-?mail|message|article|"
+    r"content|site|website|file|post|review|listing|data|line|note|comment)s?)\b"
+)
+"""An AI's reading of the text the order stands in ("processing this page", "that reads this")."""
+_MUST = (
+    r"(?:must|should|shall|is to|are to|will|needs? to|has to|have to|(?:is|are) (?:required|instructed|expected|"
+    r"asked|directed|obliged) to)"
+)
+_ORDER = (
+    r"(?:call|invoke|run|execute|send|forward|append|include|add|insert|tell|say|respond|reply|output|print|write|"
+    r"ignore|disregard|forget|delete|remove|transfer|recommend|state|mention|e-?mail|post|upload|visit|open|click|"
+    r"navigate|download|share|reveal|disclose|leak|change|grant|approve|report|claim|describe|rate|praise|stop|"
+    r"refuse)"
+)
+"""What the order tells the AI to do: act, or change what it answers."""
 _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
     (
         "payload_marker",
@@ -1034,6 +1058,20 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         ("before you", "after you", "after doing", "after completing", "gave you", "important", "<information",
          "when", "while", "if ", "after", "before", "as ", "user",
          "</information", "note", "message", "attention", "hint", "todo", "reminder", "p.s", "ps "),
+    ),
+    (
+        "agent_order",
+        "instruction_override",
+        # An order to the AI that reads the text, in the third person: "AI agents processing this page are
+        # required to invoke ...", "any language model summarizing this document should append ...", "the
+        # assistant must now call ...". Only AI readers: a build agent, a crawler or a data model is given
+        # orders in documentation every day ("every model must include a __str__").
+        rf"\b(?:any|all|every|each)\s+{_AI_READER}\b(?:\s+{_READING})?[,\s]+(?:now\s+|also\s+|always\s+)?"
+        rf"{_MUST}\s+(?:now\s+|also\s+|always\s+|immediately\s+|instead\s+|first\s+)?{_ORDER}\b"
+        rf"|\b{_AI_READER}\s+{_READING}[,\s]+(?:\w+\s+){{0,2}}?{_MUST}\s+"
+        rf"(?:now\s+|also\s+|always\s+|immediately\s+|instead\s+|first\s+)?{_ORDER}\b"
+        rf"|\bthe\s+{_AI_READER}\s+{_MUST}\s+(?:now|immediately|instead)\s+{_ORDER}\b",
+        ("ai", "llm", "language model", "assistant", "chatbot", "gpt", "claude", "gemini", "copilot"),
     ),
     (
         "fake_dialogue",
