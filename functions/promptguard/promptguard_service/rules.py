@@ -444,10 +444,13 @@ _AI_OR_ANSWER_I18N = (
 """An AI (the persona a jailbreak defines; "AI" also right after Chinese or Japanese) or an order to answer,
 in the same languages. German "KI" only after an article: Turkish "ki" is "that"."""
 _AI_READER = (
-    r"(?:(?:ai|llm|language|autonomous)\s+(?:agents?|models?|assistants?|systems?|tools?|bots?)|ai|llms?|(?:large\s+)?"
+    r"(?:(?:ai|llm)\s+(?:agents?|models?|assistants?|systems?|tools?|bots?)|autonomous agents?|ai|llms?|(?:large\s+)?"
     r"language models?|(?:ai\s+)?assistants?|chatbots?|(?:chat)?gpt(?:-\w+)?|claude|gemini|copilot)"
 )
 """An AI, as the subject of an order in the third person (`agent_order`)."""
+_AI_READER_GATE = ("ai ", "ai,", "ai\n", "ai\t", "ai\r", "llm", "autonomous agent", "language model", "assistant",
+                   "chatbot", "gpt", "claude", "gemini", "copilot")  # fmt: skip
+"""What every `_AI_READER` holds: "ai" as a substring would let most texts through ("said", "again")."""
 _READING = (
     r"(?:reading|processing|summari[sz]ing|parsing|viewing|analy[sz]ing|indexing|ingesting|scanning|visiting|"
     r"browsing|that (?:reads?|process(?:es)?|summari[sz]es?|sees?|finds?)|who (?:reads?|sees?|finds?))\s+"
@@ -1071,7 +1074,7 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         rf"|\b{_AI_READER}\s+{_READING}[,\s]+(?:\w+\s+){{0,2}}?{_MUST}\s+"
         rf"(?:now\s+|also\s+|always\s+|immediately\s+|instead\s+|first\s+)?{_ORDER}\b"
         rf"|\bthe\s+{_AI_READER}\s+{_MUST}\s+(?:now|immediately|instead)\s+{_ORDER}\b",
-        ("ai", "llm", "language model", "assistant", "chatbot", "gpt", "claude", "gemini", "copilot"),
+        _AI_READER_GATE,
     ),
     (
         "fake_dialogue",
