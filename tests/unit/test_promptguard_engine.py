@@ -309,6 +309,13 @@ def test_an_override_said_not_to_be_done_is_no_override(negation: str) -> None:
     assert "override_instructions" not in names(f"Please {negation} disregard the safety rules on the wall.")
 
 
+@pytest.mark.parametrize("who", ["Many drivers", "They", "People who", "Players often"])
+def test_an_override_others_commit_is_told_not_ordered(who: str) -> None:
+    assert "override_instructions" in {hit.rule.name for hit in rules.match("ignore the rules of the road.")}
+    told = normalize(f"{who} ignore the rules of the road, police said.").text
+    assert "override_instructions" not in {hit.rule.name for hit in rules.match(told)}
+
+
 @pytest.mark.parametrize(
     ("text", "unfolded"),
     [

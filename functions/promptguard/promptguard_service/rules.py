@@ -87,8 +87,10 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         "override_instructions",
         "instruction_override",
         "strong",
-        # Not where the sentence says not to: "do not ignore the safety instructions", "never skip the rules".
-        rf"\b(?<!\bnot )(?<!n't )(?<!n’t )(?<!\bnever )"
+        # Not where the sentence says not to: "do not ignore the safety instructions", "never skip the rules";
+        # nor where it tells what others do: "many drivers ignore the rules of the road", "people who ignore".
+        rf"\b(?<!\bnot )(?<!n't )(?<!n’t )(?<!\bnever )(?<!\bthey )(?<!\bwho )(?<!\bwhich )(?<!\bpeople )"
+        rf"(?<!\bdrivers )(?<!\boften )(?<!\busually )(?<!\bsometimes )(?<!\bfrequently )(?<!\broutinely )"
         rf"(?:ignore|ignoring|disregard|forget|override|overrid(?:e|ing)|bypass|skip|neglect|overlook|abandon|"
         rf"dismiss|drop|discard|cancel|nullify|void|erase|delete|clear|reset|set aside|throw out|pay no attention to)"
         rf"\s+(?:\w+\s+){{0,4}}?{_PREV}\s+(?:\w+\s+){{0,3}}?{_RULES_WORDS}\b",
