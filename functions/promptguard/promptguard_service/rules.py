@@ -961,8 +961,18 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:tasks?|instructions|aufgaben?|anweisungen)\b"
         r"|\b(?:we|wir)\s+(?:will\s+)?(?:start|begin|beginnen|starten|fangen)\s+(?:over\s+|von neu\s+)?"
         r"(?:with|mit)\s+(?:a|an|einer)\s+(?:new|neuen)\s+(?:task|aufgabe)\b"
-        r"|\bconcentrate on your new task\b|\bkonzentriere dich jetzt auf deine neue aufgabe\b",
-        ("new", "neue", "weitere", "further", "other", "start", "begin", "fangen", "concentrate", "konzentriere"),
+        r"|\bconcentrate on your new task\b|\bkonzentriere dich jetzt auf deine neue aufgabe\b"
+        # The task the reader was given dropped ("abandon your original task"), or what it was told before
+        # declared void ("the previous context is no longer valid"; not "instructions": manuals supersede theirs).
+        r"|\b(?<!\bnot )(?<!n't )(?<!\bnever )(?:abandon|forget|drop|stop|quit|skip|leave|cancel|ditch)\s+"
+        r"(?:your|the)\s+(?:original|current|previous|initial|assigned|given|actual|first|present)\s+"
+        r"(?:task|assignment|job|mission|objective)\b"
+        r"|\b(?:previous|prior|above|earlier|original|preceding)\s+(?:context|conversation|task)\s+"
+        r"(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:no longer valid|invalid|void|"
+        r"cancell?ed|revoked|overridden|superseded|obsolete|irrelevant)\b",
+        ("new", "neue", "weitere", "further", "other", "start", "begin", "fangen", "concentrate", "konzentriere",
+         "task", "assignment", "job", "mission", "objective", "previous", "prior", "above", "earlier", "original",
+         "preceding"),
     ),
     (
         "persona_switch",
@@ -1113,8 +1123,11 @@ _DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"responses?|answers?|message|output)\b|(?:begin|start|end|conclude|finish|format|structure|write|compose|"
         r"rewrite|translate|convert|present|deliver|provide|keep|limit|make)\b[^.\n]{0,40}?\byour (?:repl(?:y|ies)|"
         r"responses?|answers?)\b(?!\s+(?:by|before|to|within|no later|at|via|here|below|above|"
-        r"in the (?:form|box|field)|on (?:the|this)|using the)\b))",
-        ("your repl", "your respons", "your answer", "your message", "your output"),
+        r"in the (?:form|box|field)|on (?:the|this)|using the)\b))"
+        # The reader's replies changed for good: "From now on, answer as FreeBot", "respond only in French".
+        r"|\bfrom now on,?\s+(?:you (?:will|must|should|shall)\s+|always\s+)?(?:answer|respond|reply)\s+(?:only\s+)?"
+        r"(?:as|in|with|like|using)\b",
+        ("your repl", "your respons", "your answer", "your message", "your output", "from now on"),
     ),
     (
         "answer_directive",
@@ -1130,8 +1143,9 @@ _DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\b(?:summar(?:y|ies)|answers?|responses?|replies) (?:of|to|about|on) (?:this|the) (?:article|document|page"
         r"|text|e-?mail|post|passage|file|review|listing)s? (?:must|should|shall|need to|have to|has to|are to|is to) "
         r"(?:always )?(?:state|say|mention|include|claim|report|conclude|describe|recommend)\b"
-        r"|\bif (?:the |a |any )?user (?:asks|requests|wants|queries|inquires)\b[^.\n]{0,80}?\b(?:respond|reply|answer|"
-        r"say|report|state|output|print)\w{0,20}\s+(?:only\s+)?(?:with|that|:|['\"“])",
+        r"|\b(?:if|when|whenever) (?:the |a |any )?users? (?:asks?|requests?|wants?|quer(?:y|ies)|inquires?)\b"
+        r"[^.\n]{0,80}?\b(?:(?:respond|reply|answer|say|report|state|output|print)\w{0,20}\s+(?:only\s+)?"
+        r"(?:with|that|:|['\"“])|(?:recommend|suggest|promote|insist|tell (?:them|the user|him|her))\b)",
         ("asked", "questioned", "queried", "prompted", "user", "summar", "answer", "respons", "repl"),
     ),
     ("agent_errand", "tool_hijack", errand.PATTERN, errand.GATE),  # see `errand`
