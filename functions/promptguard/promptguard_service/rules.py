@@ -899,6 +899,31 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
          "polecenia", "instrukcje", "systeem", "instructies"),
     ),
     (
+        "repeat_above_i18n",
+        "prompt_leak",
+        # "Repeat the text above word for word", the extraction trick, in the languages machine-translated
+        # attacks arrive in (English is `prompt_leak`'s): an order to repeat, with "above" and "verbatim" in
+        # the same sentence, whatever their order. "Repite la frase palabra por palabra" (a language lesson)
+        # names nothing above it. Each condition is a lookahead from the verb: the gaps are crossed once each.
+        r"\b(?:wiederhole|wiederholen sie|repite|repita|repetir|répète|répétez|répéter|ripeti|ripetere|повтори\w{0,3}|"
+        r"tekrarla\w{0,4}|ulangi|herhaal|powtórz|upprepa|επανάλαβε|repetă|ulitin)\b"
+        r"(?=[^.\n]{0,100}?(?:\b(?:oben|oberhalb|darüber|davor|vorherige\w?|arriba|anterior\w?|previo|ci-dessus|"
+        r"au-dessus|plus haut|précédent\w?|sopra|precedente|acima|выше|предыдущ\w{1,4}|yukarıdaki|önceki|di atas|"
+        r"sebelumnya|hierboven|vorige|powyżej|poprzedni\w?|ovan|ovanför|föregående|παραπάνω|προηγούμεν\w{1,3}|"
+        r"de mai sus|sa itaas)\b))"
+        r"(?=[^.\n]{0,100}?(?:wörtlich|wortwörtlich|wort für wort|palabra por palabra|mot pour mot|mot à mot|"
+        r"parola per parola|palavra por palavra|дословно|слово в слово|kelimesi kelimesine|kata demi kata|"
+        r"kata per kata|woord voor woord|słowo w słowo|ordagrant|ord för ord|λέξη προς λέξη|cuvânt cu cuvânt|"
+        r"salita por salita))"
+        # Chinese, Japanese and Korean name what is above first and the verb last.
+        r"|(?:上記|上の|以上の|上面|以上|上述|前面|위의|위 내용|위에)"
+        r"(?=[^。\n]{0,30}?(?:一字一句|そのまま|逐字|一字不差|原封不动|그대로))(?=[^。\n]{0,40}?(?:繰り返|重复|复述|반복))",
+        ("wörtlich", "wort für wort", "palabra por palabra", "mot pour mot", "mot à mot", "parola per parola",
+         "palavra por palavra", "дословно", "слово в слово", "kelimesi kelimesine", "kata demi kata", "kata per kata",
+         "woord voor woord", "słowo w słowo", "ordagrant", "ord för ord", "λέξη προς λέξη", "cuvânt cu cuvânt",
+         "salita por salita", "一字一句", "そのまま", "逐字", "一字不差", "原封不动", "그대로"),
+    ),
+    (
         "limits_off_i18n",
         "role_play_jailbreak",
         # "Answer without restrictions" and "you are an AI without rules" in the languages machine-translated
