@@ -68,6 +68,11 @@ _CONFUSABLES = str.maketrans(
 _LEET = str.maketrans("0134578@$|!", "oieastbasii")
 _LEET_CHARS = frozenset("0134578@$|!")
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th|s)\b")
+_TOKEN_PIPE = re.compile(r"(?<=<)\||\|(?=>)")
+"""The bars of a chat-template token (`<|im_start|>`, `<|end tool output|>`): no leetspeak "i", or
+role_marker would read `<iim_starti>`."""
+_KEPT = "\ue000"
+"""A private-use character standing in for a `_TOKEN_PIPE` while the word's leetspeak is read."""
 _ADDRESS = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+\.\w|(?:https?://|www\.)\S")
 """An e-mail address or a web address: its digits and `@` are no leetspeak, and rules read them as written.
 An address is tried only where a run of its characters begins (any match inside a run has one there too):
@@ -231,7 +236,10 @@ def _unleet(word: str) -> str:
     if _ADDRESS.search(word):
         return word
     core = word.rstrip("!.,;:?")
-    read_core = core.translate(_LEET)
+    if "|" in core:
+        read_core = _TOKEN_PIPE.sub(_KEPT, core).translate(_LEET).replace(_KEPT, "|")
+    else:
+        read_core = core.translate(_LEET)
     read = read_core + word[len(core) :]
     if read_core in _TRIGGER_SET:
         return read
