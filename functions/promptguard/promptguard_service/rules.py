@@ -124,6 +124,8 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         "role_play_jailbreak",
         "strong",
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|?>|\[/?inst\]|<</?sys>>"
+        # A made-up turn token of the same shape: "<|end tool output|>", "<|start user prompt|>".
+        r"|<\|\s*(?:start|end|begin)(?:[\s_-]+of)?[\s_-]+(?:user|system|assistant|tool)\b[^|>\n]{0,20}\|>"
         r"|(?:^|\n)\s*(?:#{1,4}\s*)?(?:system|assistant)\s*(?:prompt|message|override|instruction)?\s*:\s*\S"
         r"|\[(?:system|admin|developer)(?:[\s_]+(?:message|note|override|instruction|request))?\s*(?:\]|::)"
         r"|#*\(\s*(?:system|admin|developer)[\s_]+(?:message|prompt|instruction|override)\s*\)"
@@ -773,8 +775,15 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"objective)\b"
         r"|\b(?:task|summary|translation|answer|request|that|this|it) (?:is |has been )?(?:complete|completed|done|"
         r"finished)[.!]\s*(?:(?:\w+\s+){0,3}?now\b|next\b|new task\b|here comes)"
-        r"|\b(?:das|es|dies) (?:ist|wäre) (?:erledigt|fertig|getan)[.!]\s*(?:\w+\s+){0,4}?(?:nun|jetzt)\b",
-        ("end of", "ends here", "end here", "complete", "done", "finished", "erledigt", "fertig", "getan"),
+        r"|\b(?:das|es|dies) (?:ist|wäre) (?:erledigt|fertig|getan)[.!]\s*(?:\w+\s+){0,4}?(?:nun|jetzt)\b"
+        # A forged boundary between the messages an assistant is given, so what follows reads as another,
+        # trusted one: "[EMAIL_END_INDICATOR]", "<<message boundary>>", "{{ Email 2 }}", "[[[ Email 2 ]]]".
+        r"|[\[{<]{1,3}\s*(?:(?:end|start|begin)[\s_-]*(?:of[\s_-]*)?)?(?:e-?mail|message|document|tool[\s_-]*output|"
+        r"user[\s_-]*(?:prompt|input)|context|input)[\s_-]*(?:(?:end|start|begin)[\s_-]*)?(?:indicator|marker|"
+        r"boundary|delimiter|separator)\s*[\]}>]{1,3}"
+        r"|(?:\[{2,3}|\{\{)\s*(?:e-?mail|message|document)\s+\d{1,3}\s*(?:\]{2,3}|\}\})",
+        ("end of", "ends here", "end here", "complete", "done", "finished", "erledigt", "fertig", "getan", "indicator",
+         "marker", "boundary", "delimiter", "separator", "[[", "{{"),
     ),
     (
         "payload_splitting",
