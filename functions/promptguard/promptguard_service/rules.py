@@ -1192,6 +1192,16 @@ _DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         ("asked", "questioned", "queried", "prompted", "user", "summar", "answer", "respons", "repl"),
     ),
     ("agent_errand", "tool_hijack", errand.PATTERN, errand.GATE),  # see `errand`
+    (
+        "user_claim",
+        "tool_hijack",
+        # A document that speaks for the reader's user: "the user has asked you to reply with ...", "your user
+        # authorised you to transfer ...". A page or an e-mail has no business knowing what the user asked.
+        # "The owner wants you to feel at home" is a listing, "the principal asked you to" a school letter.
+        r"\b(?:the|your) user (?:has |had |just |already )?(?:asked|wants|wanted|"
+        r"instructed|told|authori[sz]ed|requested|needs|permitted|allowed) you to\b",
+        ("user",),
+    ),
 ]  # fmt: skip
 _PW = re.compile(r"p\W{0,3}w")
 """A "p" and a "w" at most three non-word characters apart: every payload_marker match holds one (its spaced
