@@ -88,9 +88,11 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
         "instruction_override",
         "strong",
         # Not where the sentence says not to: "do not ignore the safety instructions", "never skip the rules";
-        # nor where it tells what others do: "many drivers ignore the rules of the road", "people who ignore".
+        # nor where it tells what others do: "many drivers ignore the rules of the road", "people who ignore";
+        # nor where it asks how it is done: "how do I reset the system prompt when using the API?".
         rf"\b(?<!\bnot )(?<!n't )(?<!n’t )(?<!\bnever )(?<!\bthey )(?<!\bwho )(?<!\bwhich )(?<!\bpeople )"
         rf"(?<!\bdrivers )(?<!\boften )(?<!\busually )(?<!\bsometimes )(?<!\bfrequently )(?<!\broutinely )"
+        rf"(?<!\bhow do i )(?<!\bhow can i )(?<!\bhow do we )(?<!\bhow can we )(?<!\bhow to )(?<!\bhow should i )"
         rf"(?:ignore|ignoring|disregard|forget|override|overrid(?:e|ing)|bypass|skip|neglect|overlook|abandon|"
         rf"dismiss|drop|discard|cancel|nullify|void|erase|delete|clear|reset|set aside|throw out|pay no attention to)"
         rf"\s+(?:\w+\s+){{0,4}}?{_PREV}\s+(?:\w+\s+){{0,3}}?{_RULES_WORDS}\b",
