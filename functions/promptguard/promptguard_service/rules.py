@@ -444,8 +444,8 @@ _WITHOUT_LIMITS_I18N = (
 is counted in characters: as "two words", in Chinese (no spaces) every split of a run was tried, and 500
 characters of "没有规则" took 7.5 s."""
 _AI_OR_ANSWER_I18N = (
-    r"\b(?:eine|die|der|als) ki\b|(?<![a-z])(?:ia|ai)(?![a-z])|(?<![а-я])ии(?![а-я])|人工智能|人工知能|인공지능|"
-    r"ذكاء اصطناعي|एआई|yapay zeka|trí tuệ nhân tạo|kecerdasan buatan"
+    r"\b(?:eine?|einer|die|der|als|deine) ki\b|(?<![a-z])(?:ia|ai)(?![a-z])|(?<![а-я])ии(?![а-я])|人工智能|人工知能|"
+    r"인공지능|ذكاء اصطناعي|एआई|yapay zeka|trí tuệ nhân tạo|kecerdasan buatan"
     r"|\b(?:antworte|beantworte|responde|contesta|réponds|répondez|responda|rispondi|отвечай|ответь|odpowiadaj|"
     r"antwoord|cevap ver|jawab\w{0,20})\b|回答|回复|回覆|答え|대답|답해|أجب|جاوب|जवाब|trả lời"
 )
