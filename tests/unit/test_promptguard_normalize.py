@@ -147,6 +147,11 @@ def test_a_russian_word_is_not_folded_to_latin() -> None:
         ("sneaky_bits", sneaky_bits),
         ("decimal", lambda s: " ".join(str(ord(ch)) for ch in s)),
         ("decimal", lambda s: ", ".join(str(ord(ch)) for ch in s)),
+        ("escapes", lambda s: "".join(f"&#{ord(ch)};" for ch in s)),
+        ("escapes", lambda s: "".join(f"&#x{ord(ch):x};" for ch in s)),
+        ("escapes", lambda s: "".join(f"\\u{ord(ch):04x}" for ch in s)),
+        ("escapes", lambda s: "".join(f"\\x{ord(ch):02x}" for ch in s)),
+        ("escapes", lambda s: "".join(f"\\{ord(ch):03o}" for ch in s)),
     ],
 )
 def test_encoded_segments_are_decoded_scored_and_mapped_to_their_span(name: str, encode) -> None:

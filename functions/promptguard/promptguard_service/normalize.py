@@ -15,14 +15,15 @@ is a span of the caller's text. Steps, each undoing one evasion:
   `\\在\\存`, `i+g+n+o+r+e a+l+l`), joined;
 - whitespace runs collapsed to one space (newlines kept: lines matter to the window scoring).
 
-`decoded_views(text)` finds encoded segments and returns their decoded text as further views; each
-decoded character maps to the whole encoded segment it came from. Encodings: base64, base32, base85
-(and Ascii85), hex, URL encoding, 8-bit binary, decimal character codes, Morse code, Braille, the NATO
-spelling alphabet, ROT47, text written upside down, bytes hidden in variation selectors, ASCII hidden in
-invisible bits or in invisible Unicode tag characters, UTF-8 read as Windows-1252 ("mojibake": Cyrillic
-look-alikes, their bytes read as Windows-1252, are "Ð¾" for "o"); letter substitutions (rot13 and the other
-Caesar shifts, Atbash, text written backwards), kept only where the result reads as more English than the
-original; and words chopped into short pieces (`ig no re pre vio us`), joined and split again into words.
+`decoded_views(text)` finds encoded segments and returns their decoded text as further views; each decoded
+character maps to the whole encoded segment it came from. Encodings: base64, base32, base85 (and Ascii85),
+hex, URL encoding, character escapes (HTML's `&#73;` and `&#x49;`, `\\u0049`, `\\x49`, `\\111`), 8-bit binary,
+decimal character codes, Morse code, Braille, the NATO spelling alphabet, ROT47, text written upside down,
+bytes hidden in variation selectors, ASCII hidden in invisible bits or in invisible Unicode tag characters,
+UTF-8 read as Windows-1252 ("mojibake": Cyrillic look-alikes, their bytes read as Windows-1252, are "Ð¾" for
+"o"); letter substitutions (rot13 and the other Caesar shifts, Atbash, text written backwards), kept only
+where the result reads as more English than the original; and words chopped into short pieces (`ig no re pre
+vio us`), joined and split again into words.
 
 `respelled_view(view)` spells misspelt trigger words right (`ignroe all prevoius iunstructions`), each
 respelt letter mapped to the misspelt word; `deaccented_view(view)` drops the accents put on English words
@@ -394,6 +395,13 @@ _DECIMAL = with_opening(r"(?<![0-9A-Za-z_.])(?:[0-9]{2,3}(?:, ?| |;)){7,}[0-9]{2
 """Character codes written as decimal numbers ("73 103 110 111 114 101"): eight or more, see `_decode_decimal`.
 `[0-9]`, not `\\d`, so that `with_opening` can list what a match opens with (0.22 -> 0.06 ms on 2,000
 characters of news); each number a whole word, as `_untried`'s tokens read it."""
+_ESCAPE = re.compile(
+    r"&#[xX]([0-9a-fA-F]{1,6});|&#([0-9]{1,7});|\\[uU]([0-9a-fA-F]{4})|\\[xX]([0-9a-fA-F]{2})|\\([0-7]{3})"
+)
+"""One character written as an escape: an HTML numeric entity (hex or decimal), a `\\u` or `\\x` escape of
+JSON, C or Python source, or an octal `\\ooo`."""
+_ESCAPES = with_opening(rf"(?:(?:{_ESCAPE.pattern})\s?){{8,}}")
+"""Eight or more escapes in a row: a word or more written so that no rule reads it (`&#73;&#103;&#110;`)."""
 _SNEAKY_BITS = re.compile("[\u2062\u2064\u200b]{24,}")
 """ASCII written in invisible bits: U+2062 for 0, U+2064 for 1, each character its bits without leading zeros, a
 zero-width space for a space ("Sneaky Bits")."""
@@ -510,6 +518,17 @@ def _decode_decimal(segment: str) -> str | None:
         return None
     decoded = "".join(map(chr, codes))
     return decoded if _common_words(decoded.encode("ascii")) >= 2 else None
+
+
+def _escaped(match: re.Match[str]) -> str:
+    hexadecimal, decimal, unicode, byte, octal = match.groups()
+    number = hexadecimal or unicode or byte
+    code = int(number, 16) if number else int(decimal) if decimal else int(octal, 8)
+    return chr(code) if code <= 0x10FFFF else "\ufffd"
+
+
+def _decode_escapes(segment: str) -> str:
+    return _ESCAPE.sub(_escaped, segment)
 
 
 def _decode_braille(segment: str) -> str | None:
@@ -717,6 +736,7 @@ _DECODERS: tuple[tuple[str, re.Pattern[str], Callable[[str], str | None]], ...] 
     ("upside_down", _UPSIDE_DOWN_RUN, _decode_upside_down),
     ("rot47", _PRINTABLE_RUN, _substituted(lambda text: text.translate(_ROT47))),
     ("sneaky_bits", _SNEAKY_BITS, _decode_sneaky_bits),
+    ("escapes", _ESCAPES, _decode_escapes),
     ("chopped_words", _CHOPPED, _decode_chopped),
     *((name, _LATIN_RUN, _substituted(undo)) for name, undo in SUBSTITUTIONS.items()),
 )
@@ -761,6 +781,8 @@ def _untried(text: str) -> set[str]:
         untried.add("rot47")  # no segment can read as three common words if the whole text does not
     if len(_PERCENT_ESCAPE.findall(text)) < 3:
         untried.add("url_encoding")
+    if text.count("&#") + text.count("\\") < 8:
+        untried.add("escapes")
     if not _SIXTEEN_NON_SPACES.search(text):  # base64 and base32 runs hold no space
         untried |= {"base64", "base32", "base85"}
     if text.count("0") + text.count("1") < 32:  # four bytes of eight bits
