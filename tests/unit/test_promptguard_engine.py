@@ -289,9 +289,9 @@ def test_jailbreak_structure_rules_block(text: str, rule: str) -> None:
     assert rule in (rules_layer.detail or ""), rules_layer
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
+LOOK_ALIKES = {
+    # The system prompt described, not asked for.
+    "prompt_leak_i18n": [
         "Es gibt einen Systemprompt, der das Verhalten des Bots festlegt.",
         "Das Beispiel zeigt einen Systemprompt für einen Support-Bot.",
         "Der erste Teil des Systemprompts erklärt die Rolle.",
@@ -303,23 +303,20 @@ def test_jailbreak_structure_rules_block(text: str, rule: str) -> None:
         "Het eerste deel van de systeemprompt beschrijft de rol.",
         "Las dimensiones del prompt del sistema importan.",
     ],
-)
-def test_the_system_prompt_described_is_not_asked_for(text: str) -> None:
-    assert "prompt_leak_i18n" not in {hit.rule.name for hit in rules.match(normalize(text).text, document=True)}
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
+    # Repeating what is not above, or not word for word.
+    "repeat_above_i18n": [
         "Repite la frase palabra por palabra para practicar la pronunciación.",
         "Wiederhole die Vokabeln von oben, bis du sie kannst.",
         "Le professeur a demandé de répéter le texte ci-dessus à voix haute.",
         "上の写真はそのままお使いいただけます。",
         "请把上面的句子翻译成英文。",
     ],
-)
-def test_repeating_is_an_extraction_only_of_what_is_above_word_for_word(text: str) -> None:
-    assert "repeat_above_i18n" not in {hit.rule.name for hit in rules.match(normalize(text).text, document=True)}
+}
+
+
+@pytest.mark.parametrize(("rule", "text"), [(rule, text) for rule, texts in LOOK_ALIKES.items() for text in texts])
+def test_a_foreign_language_rule_spares_its_look_alikes(rule: str, text: str) -> None:
+    assert rule not in {hit.rule.name for hit in rules.match(normalize(text).text, document=True)}
 
 
 @pytest.mark.parametrize("negation", ["do not", "don't", "don’t", "never"])
