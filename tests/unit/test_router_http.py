@@ -308,6 +308,17 @@ def test_a_batch_takes_one_per_tool_call_from_the_window() -> None:
     assert plat.post([PING, PING]).headers["x-ratelimit-remaining"] == "5"  # no tool call: one, as any request
 
 
+def test_a_platform_made_without_a_clock_keeps_its_window_across_a_minute_boundary(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # CI once failed here: the first request ran at hh:mm:59.999, the next at hh:mm+1:00.000.
+    ticks = iter(6059.99 + k * 0.01 for k in range(100_000))
+    monkeypatch.setattr("time.time", lambda: next(ticks))
+    plat = platform(settings=RouterSettings(rate_limit_per_minute=10))
+    assert plat.post(_calls(4)).headers["x-ratelimit-remaining"] == "6"
+    assert plat.post(PING).headers["x-ratelimit-remaining"] == "5"
+
+
 def test_a_batch_bigger_than_what_is_left_is_refused_whole_and_takes_nothing() -> None:
     plat = platform(settings=RouterSettings(rate_limit_per_minute=10))
     assert plat.post(_calls(7)).status == 200
