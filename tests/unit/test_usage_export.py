@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 import orjson
 import pytest
 
+from mcp_platform.billing import dynamodb, ledger, memory
 from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS
@@ -18,12 +19,24 @@ from tests.support.router import Platform, ScriptedInvoker, body, fake_registry,
 
 OK = ServiceReply(structured_content={"echo": "done"})
 FAILED = ServiceReply(structured_content=error_object("backend down", "upstream_unavailable"))
+TODAY = datetime.now(UTC).date()
+"""The day every entry is written on: the ledgers' clock is set to its noon, one microsecond a tick, so a
+run across midnight cannot put the fixture's entries on two days or the test on another day than them."""
+
+
+def _ticking_noon() -> str:
+    return next(_INSTANTS).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+_INSTANTS = (datetime.combine(TODAY, time(12), UTC) + timedelta(microseconds=n) for n in itertools.count())
 
 
 @pytest.fixture(params=ADAPTERS)
-def plat(request: pytest.FixtureRequest) -> Platform:
+def plat(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Platform:
     if request.param == "dynamodb":
         request.getfixturevalue("aws")
+    for module in (ledger, memory, dynamodb):
+        monkeypatch.setattr(module, "now_iso", _ticking_noon)
     registry = fake_registry(fake_spec("fake_paid", price=3), fake_spec("other_paid", service="other", price=2))
     invoker = ScriptedInvoker([OK, FAILED, OK, OK])
     plat = platform(registry=registry, invoker=invoker, credits=100, adapter=request.param)
@@ -82,20 +95,18 @@ def test_pages_follow_next_uri_without_gaps_or_repeats(plat: Platform) -> None:
 
 
 def test_since_selects_by_day(plat: Platform) -> None:
-    today = datetime.now(UTC).date()
-    assert len(read(plat, f"credits://ledger?since={today.isoformat()}")["entries"]) == 7
-    assert read(plat, f"credits://ledger?since={(today + timedelta(days=1)).isoformat()}")["entries"] == []
-    limited = read(plat, f"credits://ledger?since={today.isoformat()}&limit=3")
+    assert len(read(plat, f"credits://ledger?since={TODAY.isoformat()}")["entries"]) == 7
+    assert read(plat, f"credits://ledger?since={(TODAY + timedelta(days=1)).isoformat()}")["entries"] == []
+    limited = read(plat, f"credits://ledger?since={TODAY.isoformat()}&limit=3")
     rest = read(plat, limited["next_uri"])  # the cursor keeps `since`
     assert len(limited["entries"]) + len(rest["entries"]) + len(read(plat, rest["next_uri"])["entries"]) == 7
 
 
 def test_usage_totals_per_service_and_day(plat: Platform) -> None:
     usage = read(plat, "credits://usage")
-    today = datetime.now(UTC).date().isoformat()
     by_service = {row["service"]: row for row in usage["totals_by_day"]}
     assert by_service["fake"] == {
-        "day": today,
+        "day": TODAY.isoformat(),
         "service": "fake",
         "calls": 3,
         "charged": 9,
