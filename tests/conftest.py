@@ -101,14 +101,14 @@ def registry() -> Registry:
 def aws() -> Iterator[None]:
     """moto for every AWS API, with the template's DynamoDB tables created (named by logical id).
 
-    Each request is atomic, as in DynamoDB (`serialize_aws_requests`), so
+    Each request is atomic, as in DynamoDB (`moto_as_dynamodb`), so
     concurrency tests measure our races, not moto's.
     """
     from moto import mock_aws
 
-    from localdev.store import create_tables, serialize_aws_requests
+    from localdev.store import create_tables, moto_as_dynamodb
 
-    serialize_aws_requests()
+    moto_as_dynamodb()
     with mock_aws():
         create_tables()
         yield

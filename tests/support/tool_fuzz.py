@@ -88,13 +88,13 @@ def live_platform(recorded_apis: RecordedApis) -> Iterator[Platform]:
     """The platform with every service in-process and one account of `CREDITS`, AWS in moto while it lasts."""
     from moto import mock_aws
 
-    from localdev.store import create_buckets, create_tables, serialize_aws_requests
+    from localdev.store import create_buckets, create_tables, moto_as_dynamodb
     from mcp_platform import staging_store
     from mcp_platform.aws import client
     from mcp_platform.backends import reset_clients
     from tests.conftest import _clear_service_settings
 
-    serialize_aws_requests()
+    moto_as_dynamodb()
     with LoopbackDns() as dns, mock_aws(), pytest.MonkeyPatch.context() as env:
         for name, value in {
             **recorded_apis.environment(),
