@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from localdev import environment, template
-from localdev.store import create_buckets, create_sender_identity, create_tables, serialize_aws_requests
+from localdev.store import create_buckets, create_sender_identity, create_tables, moto_as_dynamodb
 from mcp_platform.auth.keys import is_well_formed
 
 if TYPE_CHECKING:
@@ -34,6 +34,15 @@ def integer_setting(env: Mapping[str, str], name: str, default: int) -> int:
         raise LocalSettingError(f"{name} must be a whole number, not {raw!r}") from None
 
 
+DEV_CREDITS = 1_000_000
+"""The dev account's grant: enough for a benchmark of thousands of calls (a run of the prompt-injection
+set alone is 6,047 billed calls); the balance still falls by each call's price."""
+LOCAL_RATE_LIMIT_PER_MINUTE = 3000
+"""`make dev`'s tool calls per minute per account (the template's default, 120, suits a shared deployment).
+A billed call costs about 70 ms of the local store's time, so 8 calls in flight stay near 15 a second (900 a
+minute) and are never refused; a client that hammers free calls still meets the limit within the minute."""
+
+
 @dataclass
 class LocalPlatform:
     port: int
@@ -54,7 +63,7 @@ class LocalPlatform:
             port=integer_setting(env, "PORT", 3000),
             aws_port=integer_setting(env, "LOCAL_AWS_PORT", 4566),
             dev_key=dev_key,
-            dev_credits=integer_setting(env, "DEV_CREDITS", 1000),
+            dev_credits=integer_setting(env, "DEV_CREDITS", DEV_CREDITS),
         )
 
     def configure(self, env: MutableMapping[str, str] = os.environ) -> None:
@@ -71,6 +80,7 @@ class LocalPlatform:
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
             "SIGNUP_MODE": "open",  # `make dev`: agents may register themselves (the template's default is invite)
+            "RATE_LIMIT_PER_MINUTE": str(LOCAL_RATE_LIMIT_PER_MINUTE),
             "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
             "HERBAL_DB_PATH": str(template.ROOT / "build" / "herbal" / "herbal.sqlite"),  # what `make herbal-db` builds
             # email_send from an identity the local store verifies; moto has no SES suppression list to read.
@@ -94,7 +104,7 @@ class LocalPlatform:
 
         logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one line per AWS call is noise here
         self.configure()
-        serialize_aws_requests()
+        moto_as_dynamodb()
         self._moto = ThreadedMotoServer(ip_address="127.0.0.1", port=self.aws_port, verbose=False)
         self._moto.start()
         create_tables()
