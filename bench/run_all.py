@@ -36,6 +36,7 @@ BENCHMARKS = {
     "extraction": Benchmark((), "../shared/bench-data/article-extraction beside the repository"),
     "geo": Benchmark(("--calls", "100"), "the geo database: `make geo-db` (read from GEO_DB_PATH)"),
     "herbal": Benchmark(("--calls", "100"), "../shared/data/duke-phytochem, else tests/fixtures/herbal/dump"),
+    "local_default": Benchmark(("--calls", "600"), "what `make dev` builds (geo and herbal databases, Chromium)"),
     "promptguard": Benchmark((), "../shared/bench-data/prompt-injection/dev.jsonl beside the repository"),
     "promptguard_agentdojo": Benchmark((), "the package index once (pip download agentdojo, unpacked under build/)"),
     "promptguard_documents": Benchmark((), "the packages installed in the venv (their descriptions)"),

@@ -1,0 +1,129 @@
+"""The local default (`make dev`) under a long run of billed calls, as the benchmark's acceptance check drives it.
+
+    python bench/local_default.py                  # 2,000 calls, 8 in flight
+    python bench/local_default.py --calls 6047 --in-flight 8
+
+Starts `python -m localdev` on free loopback ports with its own defaults (only the ports and the key
+are set), then sends `promptguard_check` calls through the official MCP client: one session per
+call in flight, each calling the tool in turn, over the texts of the prompt-injection benchmark
+(`../shared/bench-data/prompt-injection/dev.jsonl`; short generated texts without it). Every call is
+billed: the rate limit, the reservation and the ledger entry all go through the local store (moto
+server). Prints calls a second, p50/p99 client latency, the p50 of the first and of the last tenth
+(a store whose cost grows with its contents shows here) and the calls that failed (none should: a
+failed call is what an acceptance check counts against the tool).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+from mcp import Client
+from reference import reference_path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "shared"))
+
+from mcp_platform.auth.keys import generate_key
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def texts(count: int) -> list[dict[str, str]]:
+    """`count` (text, context) arguments: the benchmark's rows in turn, or generated ones without it."""
+    path = reference_path("bench-data", "prompt-injection", "dev.jsonl")
+    if path.exists():
+        rows = [json.loads(line) for line in path.open(encoding="utf-8")]
+        return [{"text": rows[i % len(rows)]["text"], "context": rows[i % len(rows)]["context"]} for i in range(count)]
+    return [{"text": f"Summarise report number {i} for the board.", "context": "user_prompt"} for i in range(count)]
+
+
+def start_server() -> tuple[subprocess.Popen[bytes], str]:
+    """`python -m localdev` with its defaults on free ports; its endpoint with the key as URL credentials."""
+    port, key = _free_port(), generate_key()
+    env = {**os.environ, "PORT": str(port), "LOCAL_AWS_PORT": str(_free_port()), "DEV_API_KEY": key}
+    server = subprocess.Popen([sys.executable, "-m", "localdev"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit("the local server exited while starting")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                return server, f"http://dev:{key}@127.0.0.1:{port}/mcp"
+        except httpx.TransportError:
+            time.sleep(0.3)
+    server.kill()
+    raise SystemExit("the local server did not start within 120 s")
+
+
+async def drive(url: str, arguments: list[dict[str, str]], in_flight: int) -> tuple[list[float], list[str], float]:
+    """Each argument sent once, `in_flight` sessions at a time: latencies in call order, failures, wall time."""
+    latencies: list[float] = [0.0] * len(arguments)
+    failures: list[str] = []
+    todo = iter(range(len(arguments)))
+
+    async def session() -> None:
+        async with Client(url) as client:
+            page = await client.list_tools()  # every page, as an agent does first: results are then schema-checked
+            while page.next_cursor is not None:
+                page = await client.list_tools(cursor=page.next_cursor)
+            for i in todo:
+                started = time.perf_counter()
+                try:
+                    result: Any = await client.call_tool("promptguard_check", arguments[i])
+                    if result.is_error or "score" not in (result.structured_content or {}):
+                        failures.append(str(result.content)[:160])
+                except Exception as exc:  # what a client sees as a failed call
+                    failures.append(f"{type(exc).__name__}: {exc}"[:160])
+                latencies[i] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    async with anyio.create_task_group() as group:
+        for _ in range(in_flight):
+            group.start_soon(session)
+    return latencies, failures, time.perf_counter() - started
+
+
+def _ms(values: list[float], q: float) -> float:
+    ranked = sorted(values)
+    return 1000 * ranked[min(len(ranked) - 1, int(q * len(ranked)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--in-flight", type=int, default=8)
+    args = parser.parse_args()
+    server, url = start_server()
+    try:
+        latencies, failures, wall = anyio.run(drive, url, texts(args.calls), args.in_flight)
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+    tenth = max(1, len(latencies) // 10)
+    print(f"{args.calls} billed promptguard_check calls through make dev, {args.in_flight} in flight")
+    p50, p99 = _ms(latencies, 0.5), _ms(latencies, 0.99)
+    print(f"  {args.calls / wall:.1f} calls/s ({wall:.0f} s); latency p50 {p50:.0f} ms, p99 {p99:.0f} ms")
+    first, last = statistics.median(latencies[:tenth]), statistics.median(latencies[-tenth:])
+    print(f"  p50 of the first tenth {1000 * first:.0f} ms, of the last tenth {1000 * last:.0f} ms")
+    print(f"  failed calls: {len(failures)}")
+    for failure in failures[:5]:
+        print(f"    {failure}")
+
+
+if __name__ == "__main__":
+    main()
