@@ -33,10 +33,16 @@ class AccountAdmin:
     ledger: Ledger
 
     def create_account(
-        self, name: str, services: frozenset[str], welcome_credits: int, account_id: str | None = None
+        self,
+        name: str,
+        services: frozenset[str],
+        welcome_credits: int,
+        account_id: str | None = None,
+        rate_limit_per_minute: int | None = None,
     ) -> Account:
-        """A new account with its approved services and the welcome grant (a ledger entry like any other)."""
-        account = Account(account_id=account_id or new_account_id(), name=name, services=services)
+        """A new account with its approved services and the welcome grant (a ledger entry like any other);
+        `rate_limit_per_minute` overrides the deployment's limit for this account only."""
+        account = Account(account_id or new_account_id(), name, services, rate_limit_per_minute)
         self.store.create_account(account)
         self.welcome(account.account_id, welcome_credits)
         return account

@@ -80,6 +80,7 @@ def running_local_server(settings: dict[str, str], log_name: str = ".e2e-server.
             "DEV_API_KEY": key,
             "DEV_CREDITS": "100000",
             "RATE_LIMIT_PER_MINUTE": "100000",
+            "DEV_RATE_LIMIT_PER_MINUTE": "100000",
             "SSRF_ALLOW_LOOPBACK": "1",
         }
     )

@@ -78,3 +78,23 @@ def test_a_transaction_copies_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
     client("dynamodb").transact_write_items(TransactItems=[_put(1, 1), _put(2, 2)])
     assert _amounts() == {"e1": 1, "e2": 2}
     assert Table not in copied
+
+
+def test_the_dev_account_alone_has_the_local_rate_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`make dev`'s key is not held to the deployment's 120 calls a minute; a signed-up account is."""
+    from localdev.server import DEV_ACCOUNT, DEV_RATE_LIMIT_PER_MINUTE, LocalPlatform
+    from mcp_platform.admin import AccountAdmin
+    from mcp_platform.auth.dynamodb import DynamoAccountStore
+    from mcp_platform.billing.dynamodb import DynamoLedger
+    from tests.support.dynamo import TABLE_ENV
+
+    for name, value in TABLE_ENV.items():
+        monkeypatch.setenv(name, value)
+    LocalPlatform.from_env({}).seed()
+    ddb = client("dynamodb")
+    store = DynamoAccountStore(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["API_KEYS_TABLE"])
+    ledger = DynamoLedger(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["LEDGER_TABLE"], TABLE_ENV["CALLS_TABLE"])
+    other = AccountAdmin(store, ledger).create_account("agent", frozenset({"hello"}), 100)
+    assert store.get_account(DEV_ACCOUNT).rate_limit_per_minute == DEV_RATE_LIMIT_PER_MINUTE  # type: ignore[union-attr]
+    assert store.get_account(other.account_id).rate_limit_per_minute is None  # type: ignore[union-attr]
+    assert LocalPlatform.from_env({"DEV_RATE_LIMIT_PER_MINUTE": "42"}).dev_rate_limit == 42
