@@ -124,9 +124,9 @@ def _snapshot_transactions() -> None:
         for table_name, key in named_items(self, transact_items):
             try:
                 item = self.get_item(table_name, key)
-            except Exception:  # a malformed key: moto's own validation answers it below, before any write
+            except Exception:  # a malformed key: moto refuses that operation, and what ran before it is put back
                 continue
-            before.append((table_name, key, None if item is None else item.to_json()["Attributes"]))
+            before.append((table_name, key, None if item is None else copy.deepcopy(item.to_json()["Attributes"])))
         try:
             transact(self, transact_items)
         except Exception:

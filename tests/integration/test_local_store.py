@@ -54,6 +54,22 @@ def test_a_failed_transaction_leaves_every_item_as_it_was() -> None:
         assert _amounts() == {"e1": 10}  # the update undone, the new item gone, the deleted one back
 
 
+def test_a_failed_transaction_restores_nested_attributes() -> None:
+    ddb = client("dynamodb")
+    ddb.put_item(TableName=TABLE, Item={**_item(1, 10), "meta": {"M": {"tags": {"L": [{"S": "a"}]}}}})
+    update = {
+        "Update": {
+            "TableName": TABLE,
+            "Key": _key(1),
+            "UpdateExpression": "SET meta.tags = list_append(meta.tags, :t)",
+            "ExpressionAttributeValues": {":t": {"L": [{"S": "b"}]}},
+        }
+    }
+    with pytest.raises(ClientError):
+        ddb.transact_write_items(TransactItems=[update, _fails()])
+    assert ddb.get_item(TableName=TABLE, Key=_key(1))["Item"]["meta"] == {"M": {"tags": {"L": [{"S": "a"}]}}}
+
+
 def test_a_transaction_that_names_an_item_twice_is_refused_and_undone() -> None:
     ddb = client("dynamodb")
     ddb.put_item(TableName=TABLE, Item=_item(1, 10))
