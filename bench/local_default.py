@@ -65,7 +65,8 @@ def start_server() -> tuple[subprocess.Popen[bytes], str]:
             if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
                 return server, f"http://dev:{key}@127.0.0.1:{port}/mcp"
         except httpx.TransportError:
-            time.sleep(0.3)
+            pass
+        time.sleep(0.3)
     server.kill()
     raise SystemExit("the local server did not start within 120 s")
 
