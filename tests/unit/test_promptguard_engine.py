@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from promptguard_service import rules
-from promptguard_service.calibration import CONTEXTS, _platt, fit_calibration, load_calibration
+from promptguard_service.calibration import _BLOCK_FLOOR, CONTEXTS, _platt, fit_calibration, load_calibration
 from promptguard_service.engine import STRONG_RULE_FLOOR, check, scan
 from promptguard_service.model import KINDS, WEIGHTS_PATH, load_models
 from promptguard_service.normalize import normalize
@@ -723,7 +723,24 @@ def test_block_is_the_strictest_threshold_where_balanced_accuracy_is_flat() -> N
     calibration = fit_calibration(rows, np.tile(benign + injected, len(CONTEXTS)))
     for context in CONTEXTS:
         a, c = calibration["platt"][context]
-        assert calibration["thresholds"][context]["block"] == pytest.approx(1 / (1 + np.exp(-(a * 3.0 + c))), abs=1e-6)
+        chosen = 1 / (1 + np.exp(-(a * 3.0 + c)))
+        expected = max(chosen, _BLOCK_FLOOR.get(context, 0.0))
+        assert calibration["thresholds"][context]["block"] == pytest.approx(expected, abs=1e-6)
+
+
+def test_a_retrieved_passage_is_blocked_no_lower_than_its_floor() -> None:
+    # Held-out logits where every injection above the highest benign text (-1) counts: balanced accuracy
+    # alone blocks from there, a probability that on other kinds of retrieved text blocked one in three.
+    rows = [
+        {"context": context, "label": label, "category": "benign"}
+        for context in CONTEXTS
+        for label in ["benign"] * 50 + ["injection"] * 50
+    ]
+    logits = np.concatenate([np.linspace(-6.0, -1.0, 50), np.linspace(-2.0, 6.0, 50)])
+    calibration = fit_calibration(rows, np.tile(logits, len(CONTEXTS)))
+    assert calibration["thresholds"]["tool_result"]["block"] < _BLOCK_FLOOR["rag_chunk"]  # the floor is rag_chunk's
+    assert calibration["thresholds"]["rag_chunk"]["block"] == _BLOCK_FLOOR["rag_chunk"]
+    assert calibration["thresholds"]["rag_chunk"]["flag"] < _BLOCK_FLOOR["rag_chunk"]
 
 
 def test_platt_scaling_converges_on_logits_far_from_zero() -> None:

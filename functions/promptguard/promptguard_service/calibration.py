@@ -4,7 +4,7 @@
 `sigmoid(a * logit + c)` fitted on *held-out* logits (leave-one-source-out), and the `flag` and
 `block` thresholds chosen on those held-out scores: `block` maximises balanced accuracy (the highest
 threshold within `_BA_SLACK` of the best) while at most ~5 % of the context's benign texts (and of the
-hard negatives) are blocked; `flag` lets ~15 %
+hard negatives) are blocked, and is never below the context's `_BLOCK_FLOOR`; `flag` lets ~15 %
 of benign texts through to a human or a stricter check. It also records the held-out figures.
 """
 
@@ -27,6 +27,14 @@ _BA_SLACK = 0.005
 flat near its top, and there the benchmark's few kinds of benign documents say little about others:
 on rag_chunk, the best threshold (0.40) and the highest within 0.005 of it (0.74) block 67 % and 46 %
 of benign technical documents (`bench/promptguard_documents.py`)."""
+_BLOCK_FLOOR = {"rag_chunk": 0.9}
+"""The lowest `block` a context may get. The benchmark's clean rag_chunk passages are encyclopaedia text
+and tables, which the model scores very low, so their 5 % is a threshold that blocked three in ten of
+any other retrieved text: READMEs never trained on 0.299, news articles 0.297 (their clean bodies, read
+as rag_chunk). At 0.9: 0.047 and 0.121, for held-out rag_chunk balanced accuracy 0.944 -> 0.899 on
+attack sources never seen and 0.955 -> 0.948 on known ones (recall at 5 % FPR, which no threshold
+moves, stays 0.914 and 0.980). The benchmark's passages are one kind of retrieved text; a screen that
+blocks a third of the others is one operators switch off."""
 
 
 def _platt(logits: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
@@ -87,6 +95,7 @@ def fit_calibration(rows: list[dict[str, Any]], logits: np.ndarray) -> dict[str,
         recall = np.array([(probs[labels == 1] >= t).mean() for t in candidates])
         scores = (recall + np.array([(probs[labels == 0] < t).mean() for t in candidates])) / 2
         best = float(candidates[scores >= scores.max() - _BA_SLACK].max()) if len(candidates) else max(limit, 0.5)
+        best = max(best, _BLOCK_FLOOR.get(context, 0.0))
         flag = min(_threshold_at(probs[labels == 0], _FLAG_FPR), best)
         platt[context] = [round(a, 6), round(c, 6)]
         thresholds[context] = {"flag": round(flag, 6), "block": round(best, 6)}

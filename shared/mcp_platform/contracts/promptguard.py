@@ -38,9 +38,10 @@ class CheckInput(ToolInput):
     context: Context = Field(
         description="Where the text comes from: user_prompt (typed by the user), rag_chunk (a retrieved passage "
         "of prose or a table) or tool_result (what a tool returned: an e-mail, a page, code, an API answer). "
-        "Thresholds differ: rag_chunk is the strictest (fitted to encyclopaedia passages and tables), so send "
-        "retrieved text that gives its reader instructions (READMEs, changelogs, code, manuals, product and "
-        "drug labels, news) as tool_result."
+        "Thresholds differ: rag_chunk is the stricter of the document contexts (fitted to encyclopaedia "
+        "passages and tables; about one README chunk in twenty and one news article in eight is blocked there), "
+        "so send retrieved text that gives its reader instructions (READMEs, changelogs, code, manuals, product "
+        "and drug labels, news) as tool_result."
     )
     locale: str | None = Field(
         default=None,
