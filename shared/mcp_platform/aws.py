@@ -23,6 +23,11 @@ from botocore.session import Session, get_session
 DEFAULT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"mode": "standard", "total_max_attempts": 3})
 """Connect within 2 s, no read stalls longer than 10 s, at most 3 attempts (the standard retry mode)."""
 
+ONE_ATTEMPT: dict[str, Any] = {"mode": "standard", "total_max_attempts": 1}
+"""`Config(retries=ONE_ATTEMPT)`: for a write that is not safe to repeat (a Lambda Invoke, an SES send, a counter's
+`ADD`). Spelled with `total_max_attempts`: botocore's legacy `max_attempts` counts *retries*, so
+`{"max_attempts": 1}` means two attempts, and a `retries` dict replaces `DEFAULT_CONFIG`'s whole."""
+
 
 @cache
 def session() -> Session:
@@ -36,6 +41,12 @@ def client(service: str) -> Any:
     return session().create_client(service, config=DEFAULT_CONFIG)
 
 
+@cache
+def single_attempt_client(service: str) -> Any:
+    """The container's shared client for `service` that sends each request once (`ONE_ATTEMPT`)."""
+    return session().create_client(service, config=DEFAULT_CONFIG.merge(Config(retries=ONE_ATTEMPT)))
+
+
 def renew() -> None:
     """Forget the container's session, credentials and clients; keep the loaded service models.
 
@@ -45,6 +56,7 @@ def renew() -> None:
     loader = session().get_component("data_loader")
     session.cache_clear()
     client.cache_clear()
+    single_attempt_client.cache_clear()
     session().register_component("data_loader", loader)
 
 

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import math
 import os
-from functools import cache
-from typing import TYPE_CHECKING, Any
-
-from botocore.config import Config
+from typing import TYPE_CHECKING
 
 from mcp_platform.admin import AccountAdmin, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
-from mcp_platform.aws import client, configured_client
+from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
@@ -19,7 +16,7 @@ from mcp_platform.registry import load_registry
 from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies
-from mcp_router.invoker import Invoker, LambdaInvoker
+from mcp_router.invoker import Invoker, LambdaInvoker, invoke_client
 from mcp_router.settings import RouterSettings
 
 if TYPE_CHECKING:
@@ -35,16 +32,8 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
     ddb = client("dynamodb")
     store = DynamoAccountStore(ddb, settings.accounts_table, settings.api_keys_table)
     if invoker is None:
-
-        @cache
-        def lambda_client(read_timeout: int) -> Any:
-            # No retries: a retried Invoke could run a tool twice. Each call's read timeout is what the
-            # router has left (ToolCaller derives it from its deadline), at most the service's own + 1 s.
-            config = Config(read_timeout=read_timeout, connect_timeout=2, retries={"max_attempts": 1})
-            return configured_client("lambda", config)
-
-        default = lambda_client(math.floor(settings.service_timeout_seconds) + 1)
-        invoker = LambdaInvoker.from_env(default, env, lambda_client)
+        default = invoke_client(math.floor(settings.service_timeout_seconds) + 1)
+        invoker = LambdaInvoker.from_env(default, env, invoke_client)
     registry = load_registry()
     ledger = DynamoLedger(ddb, settings.accounts_table, settings.ledger_table, settings.calls_table)
     signups = SignupDesk(
