@@ -24,7 +24,6 @@ def _fresh_cache() -> Iterator[None]:
     aws.client.cache_clear()
     yield
     aws.client.cache_clear()
-    aws.single_attempt_client.cache_clear()
     aws.session.cache_clear()
 
 
@@ -36,7 +35,7 @@ def test_shared_clients_have_explicit_timeouts_and_bounded_retries() -> None:
 
 
 def test_a_configured_client_keeps_the_default_timeouts_it_does_not_override() -> None:
-    lam = aws.configured_client("lambda", Config(read_timeout=26, retries=aws.ONE_ATTEMPT))
+    lam = aws.configured_client("lambda", Config(read_timeout=26).merge(aws.ONE_ATTEMPT))
     assert (lam.meta.config.connect_timeout, lam.meta.config.read_timeout) == (2, 26)
     local = aws.configured_client("dynamodb", endpoint_url="http://127.0.0.1:4566", region_name="us-east-1")
     assert local.meta.endpoint_url == "http://127.0.0.1:4566" and local.meta.config.read_timeout == 10
@@ -64,7 +63,7 @@ def test_no_module_builds_a_boto3_client_itself() -> None:
 
 
 def test_the_single_attempt_client_sends_each_request_once() -> None:
-    once = aws.single_attempt_client("dynamodb")
-    assert once is aws.single_attempt_client("dynamodb") and once is not aws.client("dynamodb")
+    once = aws.client("dynamodb", once=True)
+    assert once is aws.client("dynamodb", once=True) and once is not aws.client("dynamodb")
     assert once.meta.config.retries["total_max_attempts"] == 1
     assert (once.meta.config.connect_timeout, once.meta.config.read_timeout) == (2, 10)

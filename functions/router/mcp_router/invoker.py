@@ -51,7 +51,7 @@ def invoke_client(read_timeout: int) -> Any:
     a task's event twice). Each call's read timeout is what the router has left (ToolCaller derives it from its
     deadline), at most the service's own + 1 s, so a timed-out Invoke leaves no time for a second one anyway.
     """
-    return configured_client("lambda", Config(read_timeout=read_timeout, connect_timeout=2, retries=ONE_ATTEMPT))
+    return configured_client("lambda", Config(read_timeout=read_timeout, connect_timeout=2).merge(ONE_ATTEMPT))
 
 
 def failed(service: str, message: str, code: str = ErrorCode.UPSTREAM_UNAVAILABLE, **extra: Any) -> ServiceReply:

@@ -30,6 +30,7 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
     """
     settings = RouterSettings.from_env(env)
     ddb = client("dynamodb")
+    counters = client("dynamodb", once=True)  # a rate counter's `ADD` sent twice counts twice: never retried
     store = DynamoAccountStore(ddb, settings.accounts_table, settings.api_keys_table)
     if invoker is None:
         default = invoke_client(math.floor(settings.service_timeout_seconds) + 1)
@@ -49,11 +50,11 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         registry=registry,
         authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
         ledger=ledger,
-        limiter=DynamoRateLimiter(ddb, settings.rate_limit_table),
+        limiter=DynamoRateLimiter(counters, settings.rate_limit_table),
         invoker=invoker,
         settings=settings,
         signups=signups,
-        signup_limiter=DynamoRateLimiter(ddb, settings.rate_limit_table, window_seconds=3600),
+        signup_limiter=DynamoRateLimiter(counters, settings.rate_limit_table, window_seconds=3600),
         history=DynamoLedgerHistory(ddb, settings.ledger_table),
         task_store=task_store,
     )
