@@ -24,6 +24,7 @@ from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
 from mcp_router.settings import RouterSettings
 from tests.support.clock import Clock
+from tests.support.faults import fail_with
 from tests.support.ledgers import ADAPTERS
 from tests.support.router import (
     JSON_HEADERS,
@@ -315,6 +316,21 @@ def test_a_ledger_outage_is_an_error_result_with_no_charge_and_no_invocation() -
     assert "secret-host" not in result["content"][0]["text"]
     assert invoker.calls == []
     assert plat.ledger.balance(plat.account_id) == 10
+
+
+@pytest.mark.usefixtures("aws")
+@pytest.mark.parametrize(("failures", "held"), [(1, 0), (1_000, PRICE)])
+def test_a_charge_whose_record_fails_says_what_stays_charged(failures: int, held: int) -> None:
+    plat, invoker = _platform("dynamodb", OK)
+    fail_with(plat.ledger._ddb, "TransactWriteItems", "InternalServerError", times=failures)  # type: ignore[attr-defined]
+    result = plat.call("fake_paid", {"text": "hi"})
+    assert result["isError"] is True and invoker.calls == []
+    structured = result["structuredContent"]
+    assert (structured["code"], structured["credits_charged"]) == ("upstream_unavailable", held)
+    assert plat.ledger.balance(plat.account_id) == 10 - held
+    if held:
+        assert "nothing stays charged" not in structured["error"]
+        assert f"{held} credits stay charged" in structured["error"]
 
 
 class _RefundFails(MemoryLedger):

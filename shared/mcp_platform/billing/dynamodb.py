@@ -23,11 +23,12 @@ ledger holds one entry per change.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 import zlib
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
@@ -41,18 +42,34 @@ from mcp_platform.billing.ledger import (
     now_iso,
     refund_entry_id,
 )
-from mcp_platform.billing.lifecycle import Audit, CallExistsError, CallRecord, CallStart, CallState, new_call_id
+from mcp_platform.billing.lifecycle import (
+    Audit,
+    CallExistsError,
+    CallRecord,
+    CallStart,
+    CallState,
+    ChargeNotRecordedError,
+    new_call_id,
+)
+from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from mypy_boto3_dynamodb import DynamoDBClient
 
 _MAX_STORED_RESULT = 350_000
 """DynamoDB items stop at 400 KB; a larger result is settled without being kept for replay."""
 _CONFLICT_ATTEMPTS = 6
-"""DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
-concurrent calls of one account do that routinely, and a retry is safe (nothing was written)."""
+"""DynamoDB cancels a transaction that races another on the same item (TransactionConflict), and a
+single write racing a transaction (TransactionConflictException); concurrent calls of one account
+do that routinely, and a retry is safe (nothing was written)."""
+_DEBIT_CONFLICT_ATTEMPTS = 10
+"""A debit races every record, refund and reversal of its account (a batch runs 8 members at once):
+it retries longer, with capped exponential jitter, but never past its deadline (`_DEBIT_MARGIN_S`)."""
+_DEBIT_MARGIN_S = 3.0
+"""Time a debit leaves before the call's deadline: the tool still has to run and be settled."""
+_T = TypeVar("_T")
 OPEN_INDEX = "open"
 """Sparse GSI of CallsTable: only reserved records carry `open_shard`, keyed by `in_progress_until`."""
 _OPEN_SHARDS = 4
@@ -131,7 +148,10 @@ class DynamoLedger:
         entry_id = new_entry_id()
         balance_after = self._debit(record, entry_id)
         record = replace(record, entry_id=entry_id, balance_after=balance_after)
-        self._record_charge(record, now)
+        try:
+            self._record_charge(record, now)
+        except Exception as exc:
+            raise self._unrecorded(record) from exc
         return record
 
     def settle_call(self, record: CallRecord, result: dict[str, Any] | None) -> bool:
@@ -258,7 +278,12 @@ class DynamoLedger:
     # -- steps of open_call
 
     def _claim(self, record: CallRecord, now: float, replaces: int | None) -> None:
-        """Take the Idempotency-Key: absent, expired, or the refunded attempt `replaces`."""
+        """Take the Idempotency-Key: absent, expired, or the refunded attempt `replaces`.
+
+        Retried by botocore like any write: a retry whose first attempt landed finds the very
+        item it wrote, which is this caller's claim, not another's.
+        """
+        item = self._record_item(record, now)
         condition = "attribute_not_exists(call_id) OR expires_at < :now"
         values: dict[str, Any] = {":now": {"N": _num(now)}}
         if replaces is not None:
@@ -267,7 +292,7 @@ class DynamoLedger:
         try:
             self._ddb.put_item(
                 TableName=self._calls,
-                Item=self._record_item(record, now),
+                Item=item,
                 ConditionExpression=condition,
                 ExpressionAttributeValues=values,
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
@@ -279,30 +304,44 @@ class DynamoLedger:
             ).get("Item")
             if not old:  # released in between: let the caller try again
                 raise CallExistsError(replace(record, state=CallState.REFUNDED)) from None
+            if old == item:  # this claim's own first attempt, whose answer was lost
+                return
             raise CallExistsError(_record_of(old)) from None
 
     def _debit(self, record: CallRecord, entry_id: str) -> int:
-        """Take the price with a journal of the charge; returns this call's post-charge balance."""
+        """Take the price with a journal of the charge; returns this call's post-charge balance.
+
+        Safe to send twice: botocore retries a write whose answer was lost (a 500, a read timeout),
+        and the second attempt then fails `attribute_not_exists(#j)` against this very charge. The
+        journal in the failed condition's old item, with this charge's entry id, says it landed;
+        its balance then includes this charge (and any change since), so it stands as balance_after.
+        """
         journal = _journal_name(record)
         try:
-            response = self._ddb.update_item(
-                TableName=self._accounts,
-                Key={"account_id": {"S": record.account_id}},
-                UpdateExpression="SET balance = balance - :amt, seq = if_not_exists(seq, :zero) + :one, #j = :j "
-                "ADD pending :one",
-                ConditionExpression="balance >= :amt AND attribute_not_exists(#j)",
-                ExpressionAttributeNames={"#j": journal},
-                ExpressionAttributeValues={
-                    ":amt": {"N": str(record.amount)},
-                    ":zero": {"N": "0"},
-                    ":one": {"N": "1"},
-                    ":j": {"M": _journal(record, entry_id)},
-                },
-                ReturnValues="UPDATED_NEW",
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            response = self._retry_conflicts(
+                lambda: self._ddb.update_item(
+                    TableName=self._accounts,
+                    Key={"account_id": {"S": record.account_id}},
+                    UpdateExpression="SET balance = balance - :amt, seq = if_not_exists(seq, :zero) + :one, #j = :j "
+                    "ADD pending :one",
+                    ConditionExpression="balance >= :amt AND attribute_not_exists(#j)",
+                    ExpressionAttributeNames={"#j": journal},
+                    ExpressionAttributeValues={
+                        ":amt": {"N": str(record.amount)},
+                        ":zero": {"N": "0"},
+                        ":one": {"N": "1"},
+                        ":j": {"M": _journal(record, entry_id)},
+                    },
+                    ReturnValues="UPDATED_NEW",
+                    ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                ),
+                attempts=_DEBIT_CONFLICT_ATTEMPTS,
+                until=record.in_progress_until - _DEBIT_MARGIN_S,
             )
         except self._ddb.exceptions.ConditionalCheckFailedException as exc:
             old = exc.response.get("Item", {})
+            if old.get(journal, {}).get("M", {}).get("entry_id", {}).get("S") == entry_id:
+                return int(old["balance"]["N"])
             self._release(record)
             raise InsufficientCreditsError(int(old.get("balance", {}).get("N", "0")), record.amount) from None
         except Exception:
@@ -353,6 +392,19 @@ class DynamoLedger:
             ]
         )
 
+    def _unrecorded(self, record: CallRecord) -> ChargeNotRecordedError:
+        """A charge whose record failed: give it back now if the store lets us, else the sweep will."""
+        journal = _journal(record, record.entry_id)
+        try:
+            given_back = self._reverse(record.account_id, _journal_name(record), journal)
+        except Exception:
+            given_back = False
+        logger.error(
+            "charge not recorded",
+            extra={"call_id": record.call_id, "entry_id": record.entry_id, "given_back": given_back},
+        )
+        return ChargeNotRecordedError(record, 0 if given_back else record.amount)
+
     def _release(self, record: CallRecord) -> None:
         """Drop an idempotent claim whose charge did not happen, so the key is free again."""
         if not record.fingerprint:
@@ -396,18 +448,35 @@ class DynamoLedger:
     # -- items
 
     def _transact(self, items: list[dict[str, Any]]) -> None:
-        """TransactWriteItems, retried (with jitter) while DynamoDB reports a conflicting transaction."""
-        for attempt in range(_CONFLICT_ATTEMPTS):
+        """TransactWriteItems, retried (with jitter) while DynamoDB reports a conflicting transaction.
+
+        Safe to repeat: botocore fills the request's ClientRequestToken once per call, so its own
+        retries of a transaction whose answer was lost are the same transaction (idempotent for 10 min).
+        """
+        self._retry_conflicts(lambda: self._ddb.transact_write_items(TransactItems=items))
+
+    def _retry_conflicts(
+        self, send: Callable[[], _T], *, attempts: int = _CONFLICT_ATTEMPTS, until: float = math.inf
+    ) -> _T:
+        """`send()`, again after a jittered pause while DynamoDB cancels it for a conflicting transaction.
+
+        At most `attempts` sends, and no pause that would end after `until` (epoch seconds).
+        """
+        sent = 0
+        while True:
             try:
-                self._ddb.transact_write_items(TransactItems=items)
-                return
+                return send()
             except self._ddb.exceptions.TransactionCanceledException as exc:
-                if "TransactionConflict" not in _reasons(exc) or attempt == _CONFLICT_ATTEMPTS - 1:
+                if "TransactionConflict" not in _reasons(exc):
                     raise
-            except self._ddb.exceptions.TransactionConflictException:
-                if attempt == _CONFLICT_ATTEMPTS - 1:
-                    raise
-            time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
+                conflict: Exception = exc
+            except self._ddb.exceptions.TransactionConflictException as exc:
+                conflict = exc
+            pause = random.uniform(0.5, 1.0) * min(0.25, 0.01 * 2**sent)
+            sent += 1
+            if sent >= attempts or time.time() + pause >= until:
+                raise conflict
+            time.sleep(pause)
 
     def _balance_change(self, account_id: str, delta: int) -> dict[str, Any]:
         """An update of an existing account's balance by `delta`, counted in `seq` (one per ledger entry)."""

@@ -125,6 +125,19 @@ class CallExistsError(Exception):
         self.record = record
 
 
+class ChargeNotRecordedError(Exception):
+    """The price was taken but the call record could not be written: the call must not run.
+
+    `held` is what stays taken: 0 when the charge was given back at once, else its amount, which
+    the sweep gives back once the call's deadline has passed (the charge's journal says so).
+    """
+
+    def __init__(self, record: CallRecord, held: int) -> None:
+        super().__init__(f"charge {record.entry_id} not recorded; {held} credits held")
+        self.record = record
+        self.held = held
+
+
 class SweepDecision(StrEnum):
     SETTLE = "settle"
     REFUND = "refund"
@@ -162,8 +175,9 @@ class CallLedger(Ledger, Protocol):
         Idempotent calls (`start.idempotency`) are keyed by the key: the record
         is claimed first, and only if it is absent or expired (`replaces=None`),
         or refunded at attempt `replaces`. Raises `CallExistsError` with the
-        record otherwise, and `InsufficientCreditsError` (nothing kept) when the
-        balance is short.
+        record otherwise, `InsufficientCreditsError` (nothing kept) when the
+        balance is short, and `ChargeNotRecordedError` when the charge was taken
+        but its record could not be written.
         """
         ...
 
