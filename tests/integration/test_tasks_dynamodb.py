@@ -32,7 +32,9 @@ if TYPE_CHECKING:
     from mcp_platform.tasks.store import TaskStore
 
 PRICE = 3
-ENV = router_env(TASKS_TABLE="TasksTable", KEY_CACHE_SECONDS="30", TASK_TIMEOUT_SECONDS="60")
+ENV = router_env(
+    TASKS_TABLE="TasksTable", KEY_CACHE_SECONDS="30", TASK_TIMEOUT_SECONDS="60", TASK_EVENT_MAX_AGE_SECONDS="60"
+)
 
 
 @dataclasses.dataclass
@@ -132,7 +134,9 @@ def test_another_router_instance_answers_every_poll(stack: Stack) -> None:
 def test_the_sweep_fails_and_refunds_a_task_that_never_reports_back_once(stack: Stack) -> None:
     task_id = stack.create()
     assert stack.balance == 10 - PRICE
-    later = Calls(stack.ledger, clock=lambda: time.time() + 200)  # past the task's deadline (60 s + margin)
+    later = Calls(
+        stack.ledger, clock=lambda: time.time() + 200
+    )  # past the task's deadline (60 s queue + 60 s run + margin)
     first, second = later.sweep(task_resolver(stack.store)), later.sweep(task_resolver(stack.store))
     assert [r["request_id"] for r in first.refunded] == [task_id]
     assert second.refunded == [], "a second sweep refunds nothing more"

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from mcp_platform import docs
-from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.billing.usage import MemoryLedgerHistory
 from mcp_platform.ids import request_id as new_request_id
 from mcp_platform.jsonrpc import (
@@ -39,7 +38,7 @@ from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
 from mcp_router.registration import PATH as REGISTER_PATH
 from mcp_router.registration import Registrar
-from mcp_router.task_wiring import task_methods
+from mcp_router.task_wiring import settlement, task_methods
 from mcp_router.transport import TRANSPORT_ERROR, check_http, invalid_request, parse_error, protocol_era
 
 if TYPE_CHECKING:
@@ -92,7 +91,7 @@ class Gateway:
     def __init__(self, deps: Dependencies) -> None:
         self._deps = deps
         self._settings = deps.settings
-        calls = Calls(deps.ledger, clock=deps.clock, sleep=deps.sleep)
+        calls = settlement(deps)
         caller = ToolCaller(
             deps.registry,
             calls,

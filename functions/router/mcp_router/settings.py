@@ -23,6 +23,7 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
             "max_batch_size",
             "router_timeout_seconds",
             "task_timeout_seconds",
+            "task_event_max_age_seconds",
             "task_result_wait_seconds",
             "tasks_table",
             "staging_bucket",
@@ -66,6 +67,8 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
     """The router's own budget when the runtime does not say (locally); in Lambda its remaining time."""
     task_timeout_seconds: float = 900.0
     """Longest a task may run (the task-capable functions' Lambda timeout); later it fails and is refunded."""
+    task_event_max_age_seconds: float = 600.0
+    """Longest a task's event may wait in Lambda's queue (template TaskEventMaxAgeSeconds): part of its deadline."""
     task_result_wait_seconds: float = 20.0
     """How long `tasks/result` waits for a working task; under the router's own 29 s."""
 

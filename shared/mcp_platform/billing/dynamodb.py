@@ -149,18 +149,22 @@ class DynamoLedger:
         balance_after = self._debit(record, entry_id)
         record = replace(record, entry_id=entry_id, balance_after=balance_after)
         try:
-            self._record_charge(record, now)
+            self._record_charge(record)
         except Exception as exc:
             raise self._unrecorded(record) from exc
         return record
 
     def settle_call(self, record: CallRecord, result: dict[str, Any] | None) -> bool:
-        values: dict[str, Any] = {":settled": {"S": str(CallState.SETTLED)}, **_still_reserved_values(record)}
-        update = "SET #s = :settled REMOVE open_shard"
+        values: dict[str, Any] = {
+            ":settled": {"S": str(CallState.SETTLED)},
+            ":exp": _expiry(),
+            **_still_reserved_values(record),
+        }
+        update = "SET #s = :settled, expires_at = :exp REMOVE open_shard"
         if result is not None:
             blob = orjson.dumps(result)
             if len(blob) <= _MAX_STORED_RESULT:
-                update = "SET #s = :settled, #r = :r REMOVE open_shard"
+                update = "SET #s = :settled, expires_at = :exp, #r = :r REMOVE open_shard"
                 values[":r"] = {"S": blob.decode()}
         try:
             self._ddb.update_item(
@@ -179,12 +183,13 @@ class DynamoLedger:
         end: dict[str, Any] = {
             "TableName": self._calls,
             "Key": {"call_id": {"S": record.call_id}},
-            "UpdateExpression": "SET #s = :refunded, reason = :why REMOVE open_shard",
+            "UpdateExpression": "SET #s = :refunded, reason = :why, expires_at = :exp REMOVE open_shard",
             "ConditionExpression": _STILL_RESERVED,
             "ExpressionAttributeNames": {"#s": "state"},
             "ExpressionAttributeValues": {
                 ":refunded": {"S": str(CallState.REFUNDED)},
                 ":why": {"S": reason},
+                ":exp": _expiry(),
                 **_still_reserved_values(record),
             },
         }
@@ -283,9 +288,11 @@ class DynamoLedger:
         Retried by botocore like any write: a retry whose first attempt landed finds the very
         item it wrote, which is this caller's claim, not another's.
         """
-        item = self._record_item(record, now)
-        condition = "attribute_not_exists(call_id) OR expires_at < :now"
-        values: dict[str, Any] = {":now": {"N": _num(now)}}
+        item = self._record_item(record)
+        # A reserved record carries no expires_at (TTL never deletes it) and is never taken over: only the
+        # sweep or its own writer ends it, so its charge is always refunded or settled.
+        condition = "attribute_not_exists(call_id) OR (expires_at < :now AND #s <> :reserved)"
+        values: dict[str, Any] = {":now": {"N": _num(now)}, ":reserved": {"S": str(CallState.RESERVED)}}
         if replaces is not None:
             condition += " OR (attempt = :prev AND #s = :refunded)"
             values.update({":prev": {"N": str(replaces)}, ":refunded": {"S": str(CallState.REFUNDED)}})
@@ -296,7 +303,7 @@ class DynamoLedger:
                 ConditionExpression=condition,
                 ExpressionAttributeValues=values,
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
-                **({"ExpressionAttributeNames": {"#s": "state"}} if replaces is not None else {}),
+                ExpressionAttributeNames={"#s": "state"},
             )
         except self._ddb.exceptions.ConditionalCheckFailedException as exc:
             old = exc.response.get("Item") or self._ddb.get_item(
@@ -349,7 +356,7 @@ class DynamoLedger:
             raise
         return int(response["Attributes"]["balance"]["N"])
 
-    def _record_charge(self, record: CallRecord, now: float) -> None:
+    def _record_charge(self, record: CallRecord) -> None:
         """The charge entry, the reserved record and the journal's removal, in one transaction."""
         if record.fingerprint:
             names = {"#s": "state"}
@@ -371,7 +378,7 @@ class DynamoLedger:
             write = {
                 "Put": {
                     "TableName": self._calls,
-                    "Item": self._record_item(record, now),
+                    "Item": self._record_item(record),
                     "ConditionExpression": "attribute_not_exists(call_id)",
                 }
             }
@@ -519,7 +526,7 @@ class DynamoLedger:
             "Put": {"TableName": self._ledger, "Item": item, "ConditionExpression": "attribute_not_exists(entry_id)"}
         }
 
-    def _record_item(self, record: CallRecord, now: float) -> dict[str, Any]:
+    def _record_item(self, record: CallRecord) -> dict[str, Any]:
         item: dict[str, Any] = {
             "call_id": {"S": record.call_id},
             "account_id": {"S": record.account_id},
@@ -531,7 +538,6 @@ class DynamoLedger:
             "attempt": {"N": str(record.attempt)},
             "origin": {"S": record.origin},
             "open_shard": {"S": f"open#{zlib.crc32(record.call_id.encode()) % _OPEN_SHARDS}"},
-            "expires_at": {"N": str(int(now) + IDEMPOTENCY_TTL_SECONDS)},
         }
         if record.fingerprint:
             item["fingerprint"] = {"S": record.fingerprint}
@@ -550,6 +556,11 @@ def _still_reserved_values(record: CallRecord) -> dict[str, Any]:
 
 def _reasons(exc: Any) -> list[str]:
     return [r.get("Code", "") for r in exc.response.get("CancellationReasons", [])]
+
+
+def _expiry() -> dict[str, str]:
+    """`expires_at` of a record that has just ended: its Idempotency-Key is kept for replay this long, then freed."""
+    return {"N": str(int(time.time()) + IDEMPOTENCY_TTL_SECONDS)}
 
 
 def _num(value: float) -> str:

@@ -25,6 +25,7 @@ INLINE_LIMIT = 190_000
 holds its reply and its result, so two payloads this large and the task's other attributes must fit in one
 item (DynamoDB stops at 400 KB); a result is about twice its reply (structuredContent and its JSON as text)."""
 BY_ACCOUNT = "by_account"
+_UNREPLIED = "AND attribute_not_exists(reply) AND attribute_not_exists(reply_ref)"
 
 
 class BlobStore(Protocol):
@@ -121,6 +122,10 @@ class DynamoTaskStore:
     def set_message(self, task_id: str, message: str) -> bool:
         return self._update_working(task_id, "SET status_message = :m", {":m": {"S": message}}) is not None
 
+    def begin(self, task_id: str, message: str, ends_by: float) -> bool:
+        values = {":m": {"S": message}, ":end": {"N": repr(ends_by)}}
+        return self._update_working(task_id, "SET status_message = :m", values, "AND deadline >= :end") is not None
+
     def put_reply(self, task_id: str, reply: dict[str, Any]) -> bool:
         name, value = self._payload(task_id, "reply", reply)
         return (
@@ -128,14 +133,14 @@ class DynamoTaskStore:
                 task_id,
                 "SET #r = :r",
                 {":r": value},
-                "AND attribute_not_exists(reply) AND attribute_not_exists(reply_ref)",
+                _UNREPLIED,
                 {"#r": name},
             )
             is not None
         )
 
     def finish(
-        self, task_id: str, status: TaskStatus, result: dict[str, Any] | None, message: str
+        self, task_id: str, status: TaskStatus, result: dict[str, Any] | None, message: str, *, unreplied: bool = False
     ) -> TaskRecord | None:
         values: dict[str, Any] = {":s": {"S": str(status)}, ":m": {"S": message}}
         names: dict[str, str] = {}
@@ -143,7 +148,8 @@ class DynamoTaskStore:
         if result is not None:
             names["#res"], values[":res"] = self._payload(task_id, "result", result)
             expression += ", #res = :res"
-        item = self._update_working(task_id, expression, values, names=names)
+        condition = _UNREPLIED if unreplied else ""
+        item = self._update_working(task_id, expression, values, condition, names=names)
         return self._record(item) if item else None
 
     # -- helpers
