@@ -13,7 +13,7 @@ from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.registry import load_registry
-from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
+from mcp_platform.tasks.dynamodb import build_task_store
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies
 from mcp_router.invoker import Invoker, LambdaInvoker, invoke_client
@@ -44,8 +44,7 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         services=frozenset(registry.services),
         welcome_credits=settings.welcome_credits,
     )
-    blobs = S3Blobs(client("s3"), settings.staging_bucket) if settings.staging_bucket else None
-    task_store = DynamoTaskStore(ddb, settings.tasks_table, blobs) if settings.tasks_table else None
+    task_store = build_task_store(settings.tasks_table, settings.staging_bucket, ddb) if settings.tasks_table else None
     return Dependencies(
         registry=registry,
         authenticator=KeyAuthenticator(store, settings.key_cache_seconds),

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from mcp_platform import aws
 from mcp_platform.tasks.model import TaskRecord, TaskStatus
 from mcp_platform.tasks.store import PayloadTooLargeError, decode_cursor, encode_cursor
 
@@ -48,6 +49,17 @@ class S3Blobs:
     def get(self, key: str) -> bytes:
         body: bytes = self._s3.get_object(Bucket=self._bucket, Key=self._prefix + key)["Body"].read()
         return body
+
+
+def build_task_store(table: str, bucket: str, ddb: Any = None, s3: Any = None) -> DynamoTaskStore:
+    """The one way to build the deployment's task store (router, worker, sweep, `mcp-admin`).
+
+    With `bucket` (the staging bucket) replies over `INLINE_LIMIT` are kept and read there: a store built
+    without it finds them missing, and would fail and refund tasks that did reply. Clients default to the
+    container's shared ones.
+    """
+    blobs = S3Blobs(s3 or aws.client("s3"), bucket) if bucket else None
+    return DynamoTaskStore(ddb or aws.client("dynamodb"), table, blobs)
 
 
 class DynamoTaskStore:

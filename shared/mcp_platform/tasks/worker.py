@@ -14,10 +14,9 @@ import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform import aws
 from mcp_platform.observability import logger
 from mcp_platform.settings import FunctionSettings, SettingsError, TaskSettings
-from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
+from mcp_platform.tasks.dynamodb import build_task_store
 from mcp_platform.tasks.failure import too_large_reply
 from mcp_platform.tasks.model import TaskStatus
 from mcp_platform.tasks.store import PayloadTooLargeError
@@ -38,8 +37,7 @@ def task_store(settings: FunctionSettings) -> TaskStore:
 
 @cache
 def _store(table: str, bucket: str) -> TaskStore:
-    blobs = S3Blobs(aws.client("s3"), bucket) if bucket else None
-    return DynamoTaskStore(aws.client("dynamodb"), table, blobs)
+    return build_task_store(table, bucket)
 
 
 PROBE_EVERY_S = 5.0
