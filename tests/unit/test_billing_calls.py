@@ -547,3 +547,13 @@ def test_the_service_timeout_comes_from_the_routers_remaining_time(adapter: str)
     assert result["isError"] is True and result["structuredContent"]["credits_charged"] == 0
     assert len(invoker.calls) == 2  # too little time left: not started, refunded
     assert plat.ledger.balance(plat.account_id) == 10 - 2 * PRICE
+
+
+def test_a_failed_billed_call_grows_the_ledger_by_two_entries_and_takes_a_rate_unit() -> None:
+    """What bounds the ledger: a refunded call writes a charge and a refund, and costs one rate unit like any call."""
+    plat = platform(_registry(), ScriptedInvoker([FAILED] * 3), RouterSettings(rate_limit_per_minute=3), credits=10)
+    for _ in range(3):
+        assert plat.call("fake_paid", {"text": "hi"})["isError"] is True
+    assert plat.post(message("tools/call", {"name": "fake_paid", "arguments": {"text": "hi"}})).status == 429
+    assert _kinds(plat) == [("charge", -PRICE), ("refund", PRICE)] * 3  # 2 entries per unit, no more
+    assert plat.ledger.balance(plat.account_id) == 10
