@@ -24,6 +24,7 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
             "router_timeout_seconds",
             "task_timeout_seconds",
             "task_event_max_age_seconds",
+            "calls_open_shards",
             "task_result_wait_seconds",
             "tasks_table",
             "staging_bucket",
@@ -37,6 +38,8 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
     rate_limit_table: str = ""
     calls_table: str = ""
     signups_table: str = ""
+    calls_open_shards: int = 32
+    """Partitions of the calls table's `open` index (template CallsOpenShards; see billing/dynamodb.py)."""
     tasks_table: str = ""
     """Durable tasks; empty: the router offers no tasks (tools run synchronously only)."""
     staging_bucket: str = ""

@@ -36,7 +36,9 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         default = invoke_client(math.floor(settings.service_timeout_seconds) + 1)
         invoker = LambdaInvoker.from_env(default, env, invoke_client)
     registry = load_registry()
-    ledger = DynamoLedger(ddb, settings.accounts_table, settings.ledger_table, settings.calls_table)
+    ledger = DynamoLedger(
+        ddb, settings.accounts_table, settings.ledger_table, settings.calls_table, settings.calls_open_shards
+    )
     signups = SignupDesk(
         admin=AccountAdmin(store, ledger),
         signups=DynamoSignupStore(ddb, settings.accounts_table, settings.signups_table),

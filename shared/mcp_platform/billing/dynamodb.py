@@ -9,8 +9,8 @@ A billed call is three writes, none a read:
 2. **Record** — one `TransactWriteItems`: the charge entry (with
    `balance_after`), the call record (`reserved`, `in_progress_until`) and the
    removal of the journal. Until it lands, balance = ledger sum + journals;
-   if the writer dies in between, the sweep finds the journal (accounts with
-   `pending > 0`) past its deadline and reverses it.
+   if the writer dies in between, the sweep finds the journal past its deadline
+   through the sparse `stranded` index of AccountsTable (no Scan) and reverses it.
 3. **Settle** (`UpdateItem` on the record) or **refund** (`TransactWriteItems`:
    balance back, a refund entry keyed by the charge, the record → refunded),
    both conditional on the record still being `reserved`.
@@ -72,16 +72,34 @@ _DEBIT_MARGIN_S = 3.0
 _T = TypeVar("_T")
 OPEN_INDEX = "open"
 """Sparse GSI of CallsTable: only reserved records carry `open_shard`, keyed by `in_progress_until`."""
-_OPEN_SHARDS = 4
+DEFAULT_OPEN_SHARDS = 32
+"""Partitions of the `open` index (template `CallsOpenShards`). Every billed call writes the index twice
+(reserve adds the record, settle or refund removes it); a GSI partition absorbs 1,000 writes/s, so a target of
+10,000 billed calls/s per region needs 20 shards: 32 leaves headroom (bench/capacity.py prints the figures)."""
+MAX_OPEN_SHARDS = 64
+"""The most `CallsOpenShards` may be: the sweep reads every shard up to it, so changing the parameter (up or
+down) never strands a record in a shard nobody reads (64 Queries per run, most of them empty)."""
+STRANDED_INDEX = "stranded"
+"""Sparse GSI of AccountsTable: an account carries `journal_shard` from its first journalled debit until a
+sweep finds no journal left; keyed by `journal_until`, the earliest deadline among them (no Scan)."""
+_JOURNAL_SHARDS = 8
 REVERSE_REASON = "reconciled: charged but never recorded as a call (the router stopped in between)"
 
 
 class DynamoLedger:
-    def __init__(self, client: DynamoDBClient, accounts_table: str, ledger_table: str, calls_table: str) -> None:
+    def __init__(
+        self,
+        client: DynamoDBClient,
+        accounts_table: str,
+        ledger_table: str,
+        calls_table: str,
+        open_shards: int = DEFAULT_OPEN_SHARDS,
+    ) -> None:
         self._ddb = client
         self._accounts = accounts_table
         self._ledger = ledger_table
         self._calls = calls_table
+        self._shards = max(1, min(open_shards, MAX_OPEN_SHARDS))
 
     @classmethod
     def from_env(cls, client: DynamoDBClient, env: Mapping[str, str]) -> DynamoLedger:
@@ -231,7 +249,7 @@ class DynamoLedger:
 
     def overdue_calls(self, now: float, limit: int = 500) -> list[CallRecord]:
         found: list[CallRecord] = []
-        for shard in range(_OPEN_SHARDS):
+        for shard in range(MAX_OPEN_SHARDS):
             pages = self._ddb.get_paginator("query").paginate(
                 TableName=self._calls,
                 IndexName=OPEN_INDEX,
@@ -244,18 +262,55 @@ class DynamoLedger:
 
     def reverse_stranded(self, now: float) -> list[CallRecord]:
         reversed_: list[CallRecord] = []
-        pages = self._ddb.get_paginator("scan").paginate(
-            TableName=self._accounts,
-            FilterExpression="pending > :zero",
-            ExpressionAttributeValues={":zero": {"N": "0"}},
-        )
-        for item in (i for page in pages for i in page["Items"]):
-            account_id = item["account_id"]["S"]
-            for name, value in item.items():
-                journal = value.get("M") if name.startswith("j_") else None
-                if journal and float(journal["until"]["N"]) < now and self._reverse(account_id, name, journal):
-                    reversed_.append(_journal_record(account_id, journal))
+        for shard in range(_JOURNAL_SHARDS):
+            pages = self._ddb.get_paginator("query").paginate(
+                TableName=self._accounts,
+                IndexName=STRANDED_INDEX,
+                KeyConditionExpression="journal_shard = :s AND journal_until < :now",
+                ExpressionAttributeValues={":s": {"S": f"journal#{shard}"}, ":now": {"N": _num(now)}},
+            )
+            for account_id in (i["account_id"]["S"] for page in pages for i in page["Items"]):
+                reversed_.extend(self._reverse_overdue_journals(account_id, now))
         return reversed_
+
+    def _reverse_overdue_journals(self, account_id: str, now: float) -> list[CallRecord]:
+        """Reverse the account's journals past their deadline; then clear or move its `stranded` marker."""
+        item = self._ddb.get_item(
+            TableName=self._accounts, Key={"account_id": {"S": account_id}}, ConsistentRead=True
+        ).get("Item", {})
+        reversed_, waiting = [], []
+        for name, value in item.items():
+            journal = value.get("M") if name.startswith("j_") else None
+            if not journal:
+                continue
+            if float(journal["until"]["N"]) < now and self._reverse(account_id, name, journal):
+                reversed_.append(_journal_record(account_id, journal))
+            elif float(journal["until"]["N"]) >= now:
+                waiting.append(float(journal["until"]["N"]))
+        seen = item.get("journal_until")
+        if seen is not None:
+            self._move_marker(account_id, seen, min(waiting) if waiting else None)
+        return reversed_
+
+    def _move_marker(self, account_id: str, seen: dict[str, str], until: float | None) -> None:
+        """No journal left: remove the marker (only if none was added since); else key it by the next deadline."""
+        update: dict[str, Any] = {
+            "TableName": self._accounts,
+            "Key": {"account_id": {"S": account_id}},
+            "ConditionExpression": "journal_until = :seen",
+            "ExpressionAttributeValues": {":seen": seen},
+        }
+        if until is None:
+            update["UpdateExpression"] = "REMOVE journal_shard, journal_until"
+            update["ConditionExpression"] += " AND (attribute_not_exists(pending) OR pending = :zero)"
+            update["ExpressionAttributeValues"][":zero"] = {"N": "0"}
+        else:
+            update["UpdateExpression"] = "SET journal_until = :until"
+            update["ExpressionAttributeValues"][":until"] = {"N": _num(until)}
+        try:
+            self._ddb.update_item(**update)
+        except self._ddb.exceptions.ConditionalCheckFailedException:
+            return  # a debit or another sweep changed it: the next run looks again
 
     def audit(self, account_id: str) -> Audit:
         item = self._ddb.get_item(
@@ -329,8 +384,9 @@ class DynamoLedger:
                 lambda: self._ddb.update_item(
                     TableName=self._accounts,
                     Key={"account_id": {"S": record.account_id}},
-                    UpdateExpression="SET balance = balance - :amt, seq = if_not_exists(seq, :zero) + :one, #j = :j "
-                    "ADD pending :one",
+                    UpdateExpression="SET balance = balance - :amt, seq = if_not_exists(seq, :zero) + :one, #j = :j, "
+                    "journal_shard = if_not_exists(journal_shard, :js), "
+                    "journal_until = if_not_exists(journal_until, :ju) ADD pending :one",
                     ConditionExpression="balance >= :amt AND attribute_not_exists(#j)",
                     ExpressionAttributeNames={"#j": journal},
                     ExpressionAttributeValues={
@@ -338,6 +394,8 @@ class DynamoLedger:
                         ":zero": {"N": "0"},
                         ":one": {"N": "1"},
                         ":j": {"M": _journal(record, entry_id)},
+                        ":js": {"S": f"journal#{zlib.crc32(record.account_id.encode()) % _JOURNAL_SHARDS}"},
+                        ":ju": {"N": _num(record.in_progress_until)},
                     },
                     ReturnValues="UPDATED_NEW",
                     ReturnValuesOnConditionCheckFailure="ALL_OLD",
@@ -537,7 +595,7 @@ class DynamoLedger:
             "in_progress_until": {"N": _num(record.in_progress_until)},
             "attempt": {"N": str(record.attempt)},
             "origin": {"S": record.origin},
-            "open_shard": {"S": f"open#{zlib.crc32(record.call_id.encode()) % _OPEN_SHARDS}"},
+            "open_shard": {"S": f"open#{zlib.crc32(record.call_id.encode()) % self._shards}"},
         }
         if record.fingerprint:
             item["fingerprint"] = {"S": record.fingerprint}
