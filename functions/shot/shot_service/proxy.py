@@ -120,7 +120,7 @@ class GuardProxy:
             await _reply(writer, 400, "no host and port to connect to")
             return
         url = f"https://{target}" if connect else target
-        if refusal := port_refusal(port):
+        if refusal := port_refusal(port, host):
             self.log.add(url, refusal)
             await _reply(writer, 403, "port not allowed")
             return
