@@ -54,7 +54,7 @@ from mcp_platform.billing.lifecycle import (
 from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterator, Mapping
 
     from mypy_boto3_dynamodb import DynamoDBClient
 
@@ -248,30 +248,31 @@ class DynamoLedger:
         return _record_of(item) if item else None
 
     def overdue_calls(self, now: float, limit: int = 500) -> list[CallRecord]:
-        found: list[CallRecord] = []
-        for shard in range(MAX_OPEN_SHARDS):
-            pages = self._ddb.get_paginator("query").paginate(
-                TableName=self._calls,
-                IndexName=OPEN_INDEX,
-                KeyConditionExpression="open_shard = :s AND in_progress_until < :now",
-                ExpressionAttributeValues={":s": {"S": f"open#{shard}"}, ":now": {"N": _num(now)}},
-            )
-            found.extend(_record_of(i) for page in pages for i in page["Items"])
+        items = self._past(self._calls, OPEN_INDEX, ("open_shard", "open"), "in_progress_until", MAX_OPEN_SHARDS, now)
+        found = [_record_of(i) for i in items]
         # The index is eventually consistent: the conditional settle/refund decides, not this list.
         return sorted(found, key=lambda r: r.in_progress_until)[:limit]
 
     def reverse_stranded(self, now: float) -> list[CallRecord]:
         reversed_: list[CallRecord] = []
-        for shard in range(_JOURNAL_SHARDS):
-            pages = self._ddb.get_paginator("query").paginate(
-                TableName=self._accounts,
-                IndexName=STRANDED_INDEX,
-                KeyConditionExpression="journal_shard = :s AND journal_until < :now",
-                ExpressionAttributeValues={":s": {"S": f"journal#{shard}"}, ":now": {"N": _num(now)}},
-            )
-            for account_id in (i["account_id"]["S"] for page in pages for i in page["Items"]):
-                reversed_.extend(self._reverse_overdue_journals(account_id, now))
+        shard = ("journal_shard", "journal")
+        for item in self._past(self._accounts, STRANDED_INDEX, shard, "journal_until", _JOURNAL_SHARDS, now):
+            reversed_.extend(self._reverse_overdue_journals(item["account_id"]["S"], now))
         return reversed_
+
+    def _past(
+        self, table: str, index: str, shard: tuple[str, str], until: str, shards: int, now: float
+    ) -> Iterator[dict[str, Any]]:
+        """Items of a sharded sparse index (`shard` = (attribute, prefix): "<prefix>#<n>") whose `until` < `now`."""
+        attribute, prefix = shard
+        for n in range(shards):
+            pages = self._ddb.get_paginator("query").paginate(
+                TableName=table,
+                IndexName=index,
+                KeyConditionExpression=f"{attribute} = :s AND {until} < :now",
+                ExpressionAttributeValues={":s": {"S": f"{prefix}#{n}"}, ":now": {"N": _num(now)}},
+            )
+            yield from (item for page in pages for item in page["Items"])
 
     def _reverse_overdue_journals(self, account_id: str, now: float) -> list[CallRecord]:
         """Reverse the account's journals past their deadline; then clear or move its `stranded` marker."""
