@@ -81,8 +81,8 @@ def _stores(args: argparse.Namespace) -> _Stores:
             "aws_access_key_id": "local",
             "aws_secret_access_key": "local",
         }
-        ddb = aws.configured_client("dynamodb", **local)
-        s3 = aws.configured_client("s3", **local)
+        ddb = aws.configured_client("dynamodb", None, **local)
+        s3 = aws.configured_client("s3", None, **local)
         tables = LOCAL_TABLES
     elif args.stack:
         ddb = aws.client("dynamodb")
