@@ -39,7 +39,7 @@ from mcp_platform.billing.usage import (
     service_of_tool,
 )
 from mcp_platform.registry import load_registry
-from mcp_platform.tasks.dynamodb import DynamoTaskStore
+from mcp_platform.tasks.dynamodb import DynamoTaskStore, build_task_store
 from mcp_platform.tasks.sweep import task_resolver
 
 LOCAL_AWS_PORT = int(os.environ.get("LOCAL_AWS_PORT", "4566"))
@@ -50,7 +50,9 @@ LOCAL_TABLES = {
     "calls": "CallsTable",
     "signups": "SignupsTable",
     "tasks": "TasksTable",
+    "bucket": "stagingbucket",
 }
+"""What the local default names its tables and staging bucket (localdev names them by logical id)."""
 
 
 def _services(value: str) -> frozenset[str]:
@@ -71,14 +73,16 @@ class _Stores:
 
 def _stores(args: argparse.Namespace) -> _Stores:
     """The stores of the deployment `args` name (a stack, the local default, or tables in the environment)."""
+    s3 = None
     if args.local:
-        ddb = aws.configured_client(
-            "dynamodb",
-            endpoint_url=f"http://127.0.0.1:{LOCAL_AWS_PORT}",
-            region_name="us-east-1",
-            aws_access_key_id="local",
-            aws_secret_access_key="local",
-        )
+        local = {
+            "endpoint_url": f"http://127.0.0.1:{LOCAL_AWS_PORT}",
+            "region_name": "us-east-1",
+            "aws_access_key_id": "local",
+            "aws_secret_access_key": "local",
+        }
+        ddb = aws.configured_client("dynamodb", None, **local)
+        s3 = aws.configured_client("s3", None, **local)
         tables = LOCAL_TABLES
     elif args.stack:
         ddb = aws.client("dynamodb")
@@ -91,6 +95,7 @@ def _stores(args: argparse.Namespace) -> _Stores:
             "calls": by_key["CallsTableName"],
             "signups": by_key.get("SignupsTableName", ""),
             "tasks": by_key.get("TasksTableName", ""),
+            "bucket": by_key.get("StagingBucketName", ""),
         }
     else:
         ddb = aws.client("dynamodb")
@@ -102,13 +107,14 @@ def _stores(args: argparse.Namespace) -> _Stores:
             "calls": env["CALLS_TABLE"],
             "signups": env.get("SIGNUPS_TABLE", ""),
             "tasks": env.get("TASKS_TABLE", ""),
+            "bucket": env.get("STAGING_BUCKET", ""),
         }
     store = DynamoAccountStore(ddb, tables["accounts"], tables["keys"])
     admin = AccountAdmin(store, DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["calls"]))
     signups = DynamoSignupStore(ddb, tables["accounts"], tables["signups"])
     # Invites are issued whatever the deployment's mode; the router decides whether they are needed.
     desk = SignupDesk(admin, signups, SignupMode.INVITE, frozenset(), 0)
-    tasks = DynamoTaskStore(ddb, tables["tasks"]) if tables.get("tasks") else None
+    tasks = build_task_store(tables["tasks"], tables["bucket"], ddb, s3) if tables.get("tasks") else None
     return _Stores(admin, desk, DynamoLedgerHistory(ddb, tables["ledger"]), tasks)
 
 

@@ -23,6 +23,11 @@ from botocore.session import Session, get_session
 DEFAULT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"mode": "standard", "total_max_attempts": 3})
 """Connect within 2 s, no read stalls longer than 10 s, at most 3 attempts (the standard retry mode)."""
 
+ONE_ATTEMPT = Config(retries={"mode": "standard", "total_max_attempts": 1})
+"""Merged into a client's config for a write that is not safe to repeat (a Lambda Invoke, an SES send, a counter's
+`ADD`). Spelled with `total_max_attempts`: botocore's legacy `max_attempts` counts *retries*, so
+`{"max_attempts": 1}` means two attempts, and a `retries` dict replaces `DEFAULT_CONFIG`'s whole."""
+
 
 @cache
 def session() -> Session:
@@ -31,9 +36,10 @@ def session() -> Session:
 
 
 @cache
-def client(service: str) -> Any:
-    """The container's shared client for `service`, with `DEFAULT_CONFIG`."""
-    return session().create_client(service, config=DEFAULT_CONFIG)
+def client(service: str, *, once: bool = False) -> Any:
+    """The container's shared client for `service`, with `DEFAULT_CONFIG`; `once`: each request sent once only."""
+    config = DEFAULT_CONFIG.merge(ONE_ATTEMPT) if once else DEFAULT_CONFIG
+    return session().create_client(service, config=config)
 
 
 def renew() -> None:

@@ -21,7 +21,7 @@ from mcp_platform.backends import Backend, BackendClient
 from mcp_platform.errors import ToolError
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
 
 def provider_backend(name: str, label: str, env: str, default_url: str, *, timeout_s: float = 10.0) -> Backend:
@@ -30,19 +30,35 @@ def provider_backend(name: str, label: str, env: str, default_url: str, *, timeo
 
 
 def keyed_client(backend: Backend, headers: Mapping[str, str], http: httpx.Client | None = None) -> BackendClient:
-    """A client whose every request carries `headers` (the API key); one per backend and key per container.
+    """A client whose every request to the provider's origin carries `headers` (the API key).
 
-    `http` (tests: a mock transport) builds a fresh client instead of the shared one.
+    One per backend and key per container; `http` (tests: a mock transport) builds a fresh client
+    instead of the shared one. Whatever the client's redirect setting, a request to any other origin
+    (a redirect hop) goes without `headers`: httpx itself drops only `Authorization`.
     """
-    if http is not None:
-        http.headers.update(headers)
-        return BackendClient(backend, http=http)
-    return _shared(backend, tuple(sorted(headers.items())))
+    if http is None:
+        return _shared(backend, tuple(sorted(headers.items())))
+    http.headers.update(headers)
+    http.event_hooks = {**http.event_hooks, "request": [*http.event_hooks["request"], _home_only(backend, headers)]}
+    return BackendClient(backend, http=http)
 
 
 @cache
 def _shared(backend: Backend, headers: tuple[tuple[str, str], ...]) -> BackendClient:
-    return BackendClient(backend, http=httpx.Client(headers=dict(headers)))
+    hook = _home_only(backend, dict(headers))
+    return BackendClient(backend, http=httpx.Client(headers=dict(headers), event_hooks={"request": [hook]}))
+
+
+def _home_only(backend: Backend, headers: Mapping[str, str]) -> Callable[[httpx.Request], None]:
+    """A request hook (httpx runs it for every redirect hop) removing `headers` off the provider's origin."""
+
+    def strip(request: httpx.Request) -> None:
+        home = httpx.URL(backend.base_url())
+        if (request.url.scheme, request.url.host, request.url.port) != (home.scheme, home.host, home.port):
+            for name in headers:
+                request.headers.pop(name, None)
+
+    return strip
 
 
 def deadline_in(seconds: float | None) -> float | None:

@@ -118,8 +118,10 @@ class ServiceApp:
     def _lambda_entry(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
         task_id = event.get("task_id")
         deadline = None
+        ends_by = time.time()  # without a Lambda context (in process): a task starts if its deadline is ahead
         if context is not None and hasattr(context, "get_remaining_time_in_millis"):
             seconds = context.get_remaining_time_in_millis() / 1000
+            ends_by += seconds
             if not task_id:
                 # A task-capable service's function outlives a synchronous call: the router waits only this long.
                 seconds = min(seconds, self.settings.service_timeout_seconds)
@@ -137,7 +139,10 @@ class ServiceApp:
         if task_id:
             logger.append_keys(task_id=task_id)
             return run_task(
-                ServiceRequest.model_validate(event), lambda: self.handle(event, ctx), task_store(self.settings)
+                ServiceRequest.model_validate(event),
+                lambda: self.handle(event, ctx),
+                task_store(self.settings),
+                ends_by,
             )
         return self.handle(event, ctx).model_dump(mode="json")
 

@@ -37,3 +37,22 @@ async def test_capture_is_billed_and_a_private_redirect_is_free(local_server) ->
             assert "192.168.0.1" in refused["error"]
             status = await tools.free("shot_status", {})
             assert status["engine"].startswith("chromium")
+
+
+OTHER_PORTS = (
+    b"<!doctype html><title>Ports</title><body><img src='http://93.184.215.14:8080/pixel.gif'>"
+    b"<script>try { new WebSocket('ws://93.184.215.14:9000/socket') } catch (e) {}</script></body>"
+)
+
+
+@pytest.mark.anyio
+async def test_the_browser_keeps_to_fetchs_ports(local_server) -> None:
+    """A subresource or WebSocket on another port of a public host is refused, as fetch refuses it."""
+    with LocalSite() as site:
+        site.routes["/ports"] = Reply(body=OTHER_PORTS)
+        async with Client(local_server.url_with_key) as client:
+            tools = await Tools.listed(client)
+            out = await tools.charged("shot_capture", {"url": site.url("/ports"), "width": 400, "height": 300}, 3)
+    blocked = {entry["url"]: entry["reason"] for entry in out["blocked_requests"]}
+    assert "port 8080 is not allowed" in blocked["http://93.184.215.14:8080/pixel.gif"]
+    assert any("port 9000" in reason for reason in blocked.values()), blocked

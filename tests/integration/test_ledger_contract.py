@@ -271,3 +271,72 @@ def test_a_waiting_retry_polls_with_backoff(
     with pytest.raises(CallInProgressError):
         calls.reserve(start(clock, key=key()), wait_until=clock.now + 25)
     assert 5 <= len(reads) <= 30  # 0.1, 0.2, 0.4, 0.8, then once a second: not 250 reads in 25 s
+
+
+# -- issue 34 §3: the sweep and a retry past the deadline agree; a reserved record is never taken over
+
+
+def task_start(clock: Clock, deadline: float = DEADLINE) -> CallStart:
+    return CallStart(ACCOUNT, "fake_paid", 3, "task-1", clock.now + deadline, idempotency=key(), origin="task")
+
+
+def test_a_retry_past_the_deadline_asks_the_resolver_before_refunding(lut: LedgerUnderTest, clock: Clock) -> None:
+    lut.ledger.grant(ACCOUNT, 10, "w")
+    calls = Calls(lut.ledger, clock=clock, resolver=lambda _r: SweepDecision.SETTLE)  # the task did finish
+    reserved(calls.reserve(task_start(clock)))
+    clock.now += DEADLINE + 1
+    again = calls.reserve(task_start(clock))
+    assert again == Replay({"task_id": "task-1"})  # its handle, not a second run
+    assert lut.ledger.balance(ACCOUNT) == 7
+    assert [e.kind for e in lut.ledger.entries(ACCOUNT, limit=10)].count(EntryKind.REFUND) == 0
+
+
+def test_a_retry_past_the_deadline_of_a_task_still_running_is_in_progress(lut: LedgerUnderTest, clock: Clock) -> None:
+    lut.ledger.grant(ACCOUNT, 10, "w")
+    calls = Calls(lut.ledger, clock=clock, resolver=lambda _r: SweepDecision.LEAVE)
+    reserved(calls.reserve(task_start(clock)))
+    clock.now += DEADLINE + 1
+    with pytest.raises(CallInProgressError):
+        calls.reserve(task_start(clock))
+    assert lut.ledger.balance(ACCOUNT) == 7
+
+
+def test_a_task_the_sweep_settles_keeps_its_handle_for_retries(
+    lut: LedgerUnderTest, calls: Calls, clock: Clock
+) -> None:
+    lut.ledger.grant(ACCOUNT, 10, "w")
+    reserved(calls.reserve(task_start(clock)))
+    clock.now += DEADLINE + 1
+    assert len(calls.sweep(lambda _r: SweepDecision.SETTLE).settled) == 1
+    assert calls.reserve(task_start(clock)) == Replay({"task_id": "task-1"})
+
+
+def test_one_bad_record_does_not_stop_the_sweep(lut: LedgerUnderTest, calls: Calls, clock: Clock) -> None:
+    lut.ledger.grant(ACCOUNT, 10, "w")
+    bad = reserved(calls.reserve(start(clock)))
+    good = reserved(calls.reserve(start(clock)))
+    clock.now += DEADLINE + 1
+
+    def resolver(record: CallRecord) -> SweepDecision:
+        if record.call_id == bad.call_id:
+            raise RuntimeError("task store unreachable")
+        return SweepDecision.REFUND
+
+    report = calls.sweep(resolver)
+    assert [r["call_id"] for r in report.refunded] == [good.call_id]
+    assert [r["call_id"] for r in report.failed] == [bad.call_id]
+    assert report.to_wire()["failures"] == 1
+    assert lut.ledger.balance(ACCOUNT) == 7
+
+
+def test_a_reserved_record_is_never_taken_over_however_old(lut: LedgerUnderTest, calls: Calls, clock: Clock) -> None:
+    lut.ledger.grant(ACCOUNT, 10, "w")
+    two_days = 2 * 86_400.0  # a task reservation outliving the idempotency TTL (24 h)
+    first = reserved(calls.reserve(task_start(clock, deadline=two_days)))
+    clock.now += 86_400 + 60
+    with pytest.raises(CallInProgressError):
+        calls.reserve(task_start(clock, deadline=two_days))
+    assert lut.ledger.get_call(first.call_id) == first
+    clock.now += two_days
+    assert [r["call_id"] for r in calls.sweep().refunded] == [first.call_id]
+    assert lut.ledger.balance(ACCOUNT) == 10

@@ -91,7 +91,7 @@ def test_hello_ping_end_to_end(live: Live) -> None:
 
 def test_a_free_call_with_the_key_cached_is_one_write_and_no_read(live: Live) -> None:
     live.call("hello_ping", {})  # warms the key cache
-    with count_requests(live.ddb) as counter:
+    with count_requests(live.ddb, client("dynamodb", once=True)) as counter:
         live.call("hello_ping", {})
     assert counter.writes == 1 and counter.reads == 0, dict(counter)
     assert dict(counter) == {"UpdateItem": 1}
@@ -100,7 +100,7 @@ def test_a_free_call_with_the_key_cached_is_one_write_and_no_read(live: Live) ->
 def test_a_batch_of_tool_calls_takes_one_each_in_one_write(live: Live) -> None:
     live.call("hello_ping", {})  # warms the key cache
     batch = [message("tools/call", {"name": "hello_ping", "arguments": {}}, rpc_id=i) for i in range(5)]
-    with count_requests(live.ddb) as counter:
+    with count_requests(live.ddb, client("dynamodb", once=True)) as counter:
         response = live.post(batch)
     assert response.status == 200 and len(orjson.loads(response.body)) == 5
     assert dict(counter) == {"UpdateItem": 1}
@@ -108,7 +108,7 @@ def test_a_batch_of_tool_calls_takes_one_each_in_one_write(live: Live) -> None:
 
 
 def test_the_first_call_reads_the_key_and_account_once(live: Live) -> None:
-    with count_requests(live.ddb) as counter:
+    with count_requests(live.ddb, client("dynamodb", once=True)) as counter:
         live.call("hello_ping", {})
     assert dict(counter) == {"GetItem": 2, "UpdateItem": 1}
 
@@ -117,7 +117,7 @@ def test_a_billed_call_is_four_writes_and_no_read(billed: tuple[Live, ScriptedIn
     """Rate limit, debit (returns this call's balance), charge entry + record, settle: no read at all."""
     live, _ = billed
     live.call("fake_paid", {"text": "warm"})
-    with count_requests(live.ddb) as counter:
+    with count_requests(live.ddb, client("dynamodb", once=True)) as counter:
         result = live.call("fake_paid", {"text": "hi"})
     assert result["structuredContent"] == {"echo": "ok", "credits_charged": PRICE, "credits_balance": 10 - 2 * PRICE}
     assert counter.reads == 0, dict(counter)
@@ -127,10 +127,10 @@ def test_a_billed_call_is_four_writes_and_no_read(billed: tuple[Live, ScriptedIn
 def test_an_idempotent_billed_call_adds_one_conditional_put(billed: tuple[Live, ScriptedInvoker]) -> None:
     live, _ = billed
     live.call("fake_paid", {"text": "warm"})
-    with count_requests(live.ddb) as counter:
+    with count_requests(live.ddb, client("dynamodb", once=True)) as counter:
         live.call("fake_paid", {"text": "hi"}, {"idempotency-key": "count-me"})
     assert dict(counter) == {"UpdateItem": 3, "TransactWriteItems": 1, "PutItem": 1}
-    with count_requests(live.ddb) as counter:
+    with count_requests(live.ddb, client("dynamodb", once=True)) as counter:
         live.call("fake_paid", {"text": "hi"}, {"idempotency-key": "count-me"})
     assert dict(counter) == {"UpdateItem": 1, "PutItem": 1}  # the replay: the failed put returns the record
 
@@ -139,7 +139,7 @@ def test_a_failed_billed_call_is_refunded_in_dynamodb() -> None:
     failing = ScriptedInvoker([ServiceReply(structured_content=error_object("down", "upstream_unavailable"))])
     live = _live(failing)
     live.call("hello_ping", {})  # warms the key cache
-    with count_requests(live.ddb) as counter:
+    with count_requests(live.ddb, client("dynamodb", once=True)) as counter:
         result = live.call("fake_paid", {"text": "hi"})
     # Rate limit, debit, charge entry + record; then the refund: one transaction.
     assert dict(counter) == {"UpdateItem": 2, "TransactWriteItems": 2}

@@ -183,3 +183,21 @@ def test_listing_is_per_account_newest_first_and_paged(store: TaskStore) -> None
         store.list("acct_b", 2, cursor)  # another account's cursor
     with pytest.raises(BadCursorError):
         store.list("acct_a", 2, "not-a-cursor")
+
+
+def test_a_task_is_only_begun_if_it_can_end_by_its_deadline(store: TaskStore) -> None:
+    t = task()
+    store.create(t)
+    assert store.begin(t.task_id, "running", ends_by=t.deadline + 1) is False  # queued too long: never runs
+    assert store.begin(t.task_id, "running", ends_by=t.deadline) is True
+    found = store.get(t.task_id)
+    assert found is not None and found.status_message == "running"
+
+
+def test_failing_an_unreplied_task_loses_to_a_reply_that_landed_first(store: TaskStore) -> None:
+    t = task()
+    store.create(t)
+    assert store.put_reply(t.task_id, {"structured_content": {"ok": True}})
+    assert store.finish(t.task_id, TaskStatus.FAILED, None, "did not report back", unreplied=True) is None
+    found = store.get(t.task_id)
+    assert found is not None and found.status is TaskStatus.WORKING and found.reply is not None

@@ -32,7 +32,9 @@ if TYPE_CHECKING:
     from mcp_platform.tasks.store import TaskStore
 
 PRICE = 3
-ENV = router_env(TASKS_TABLE="TasksTable", KEY_CACHE_SECONDS="30", TASK_TIMEOUT_SECONDS="60")
+ENV = router_env(
+    TASKS_TABLE="TasksTable", KEY_CACHE_SECONDS="30", TASK_TIMEOUT_SECONDS="60", TASK_EVENT_MAX_AGE_SECONDS="60"
+)
 
 
 @dataclasses.dataclass
@@ -132,7 +134,9 @@ def test_another_router_instance_answers_every_poll(stack: Stack) -> None:
 def test_the_sweep_fails_and_refunds_a_task_that_never_reports_back_once(stack: Stack) -> None:
     task_id = stack.create()
     assert stack.balance == 10 - PRICE
-    later = Calls(stack.ledger, clock=lambda: time.time() + 200)  # past the task's deadline (60 s + margin)
+    later = Calls(
+        stack.ledger, clock=lambda: time.time() + 200
+    )  # past the task's deadline (60 s queue + 60 s run + margin)
     first, second = later.sweep(task_resolver(stack.store)), later.sweep(task_resolver(stack.store))
     assert [r["request_id"] for r in first.refunded] == [task_id]
     assert second.refunded == [], "a second sweep refunds nothing more"
@@ -255,3 +259,22 @@ def test_admin_cli_reconcile_resolves_tasks_like_the_scheduled_sweep(
     assert stack.balance == 10
     task = stack.store.get(task_id)
     assert task is not None and task.status == "failed", "marked failed, not only refunded"
+
+
+def test_admin_cli_reconcile_reads_replies_kept_in_the_blob_store(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A reply over the item limit lives in S3: the CLI settles it as the scheduled sweep does (one builder)."""
+    from mcp_platform import admin_cli
+    from mcp_platform.tasks.dynamodb import INLINE_LIMIT
+
+    task_id = stack.create()
+    big = {"structured_content": {"echo": "x" * (INLINE_LIMIT + 1_000)}}
+    assert stack.store.put_reply(task_id, big)
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(admin_cli, "Calls", lambda ledger: Calls(ledger, clock=lambda: time.time() + 200))
+    assert admin_cli.main(["reconcile"]) == 0
+    report = orjson.loads(capsys.readouterr().out)
+    assert [r["request_id"] for r in report["settled"]] == [task_id] and report["refunded"] == []
+    assert stack.balance == 10 - PRICE

@@ -124,7 +124,15 @@ def test_handler_runs_as_wired(wiring: template.FunctionWiring) -> None:
         assert json.loads(result["body"])["error"]["code"] == -32000
     elif wiring.service == "reconcile":
         # A scheduled event on empty tables: a sweep that finds nothing to fix.
-        assert result == {"reversed": [], "refunded": [], "settled": [], "left": [], "credits_returned": 0}
+        assert result == {
+            "reversed": [],
+            "refunded": [],
+            "settled": [],
+            "left": [],
+            "failed": [],
+            "failures": 0,
+            "credits_returned": 0,
+        }
     elif wiring.service == "tasks":
         # An on-failure destination event for a task the (empty) store does not know: nothing to fail.
         assert result == {"task_id": "task_unknownToTheStore", "failed": False}

@@ -36,19 +36,21 @@ class RequestCounter(Counter[str]):
 
 
 @contextmanager
-def count_requests(client: Any) -> Iterator[RequestCounter]:
-    """Count every request `client` makes inside the block (botocore's before-call event)."""
+def count_requests(*clients: Any) -> Iterator[RequestCounter]:
+    """Count every request the `clients` make inside the block (botocore's before-call event)."""
     counter = RequestCounter()
 
     def on_call(model: Any, **_kw: Any) -> None:
         counter[model.name] += 1
 
     event = "before-call.dynamodb.*"
-    client.meta.events.register(event, on_call, unique_id="tests-count-requests")
+    for client in clients:
+        client.meta.events.register(event, on_call, unique_id="tests-count-requests")
     try:
         yield counter
     finally:
-        client.meta.events.unregister(event, unique_id="tests-count-requests")
+        for client in clients:
+            client.meta.events.unregister(event, unique_id="tests-count-requests")
 
 
 def router_env(**overrides: str) -> dict[str, str]:

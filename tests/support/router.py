@@ -107,11 +107,15 @@ class ScriptedInvoker:
         """Lambda's asynchronous invoke: accepted now, run later."""
         self.started.append((service, request))
 
-    def run_tasks(self, store: TaskStore) -> list[dict[str, Any]]:
-        """Run every started task as the service's worker does (`run_task`); what each worker returned."""
+    def run_tasks(self, store: TaskStore, ends_by: float = 0.0) -> list[dict[str, Any]]:
+        """Run every started task as the service's worker does (`run_task`); what each worker returned.
+
+        `ends_by`: when the worker would stop at the latest (epoch s; default: before any deadline).
+        """
         pending, self.started = self.started, []
         return [
-            run_task(request, lambda r=request, s=service: self.invoke(s, r), store) for service, request in pending
+            run_task(request, lambda r=request, s=service: self.invoke(s, r), store, ends_by)
+            for service, request in pending
         ]
 
 

@@ -35,7 +35,7 @@ def test_shared_clients_have_explicit_timeouts_and_bounded_retries() -> None:
 
 
 def test_a_configured_client_keeps_the_default_timeouts_it_does_not_override() -> None:
-    lam = aws.configured_client("lambda", Config(read_timeout=26, retries={"max_attempts": 1}))
+    lam = aws.configured_client("lambda", Config(read_timeout=26).merge(aws.ONE_ATTEMPT))
     assert (lam.meta.config.connect_timeout, lam.meta.config.read_timeout) == (2, 26)
     local = aws.configured_client("dynamodb", endpoint_url="http://127.0.0.1:4566", region_name="us-east-1")
     assert local.meta.endpoint_url == "http://127.0.0.1:4566" and local.meta.config.read_timeout == 10
@@ -60,3 +60,10 @@ def _direct_client_calls(path: Path) -> list[int]:
 def test_no_module_builds_a_boto3_client_itself() -> None:
     offenders = {str(p.relative_to(ROOT)): lines for p in CODE if (lines := _direct_client_calls(p))}
     assert not offenders, f"build AWS clients with mcp_platform.aws: {offenders}"
+
+
+def test_the_single_attempt_client_sends_each_request_once() -> None:
+    once = aws.client("dynamodb", once=True)
+    assert once is aws.client("dynamodb", once=True) and once is not aws.client("dynamodb")
+    assert once.meta.config.retries["total_max_attempts"] == 1
+    assert (once.meta.config.connect_timeout, once.meta.config.read_timeout) == (2, 10)

@@ -24,6 +24,7 @@ from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
 from mcp_router.settings import RouterSettings
 from tests.support.clock import Clock
+from tests.support.faults import fail_with
 from tests.support.ledgers import ADAPTERS
 from tests.support.router import (
     JSON_HEADERS,
@@ -317,6 +318,21 @@ def test_a_ledger_outage_is_an_error_result_with_no_charge_and_no_invocation() -
     assert plat.ledger.balance(plat.account_id) == 10
 
 
+@pytest.mark.usefixtures("aws")
+@pytest.mark.parametrize(("failures", "held"), [(1, 0), (1_000, PRICE)])
+def test_a_charge_whose_record_fails_says_what_stays_charged(failures: int, held: int) -> None:
+    plat, invoker = _platform("dynamodb", OK)
+    fail_with(plat.ledger._ddb, "TransactWriteItems", "InternalServerError", times=failures)  # type: ignore[attr-defined]
+    result = plat.call("fake_paid", {"text": "hi"})
+    assert result["isError"] is True and invoker.calls == []
+    structured = result["structuredContent"]
+    assert (structured["code"], structured["credits_charged"]) == ("upstream_unavailable", held)
+    assert plat.ledger.balance(plat.account_id) == 10 - held
+    if held:
+        assert "nothing stays charged" not in structured["error"]
+        assert f"{held} credits stay charged" in structured["error"]
+
+
 class _RefundFails(MemoryLedger):
     """Refunds fail until `recovered` is set (the store comes back)."""
 
@@ -531,3 +547,13 @@ def test_the_service_timeout_comes_from_the_routers_remaining_time(adapter: str)
     assert result["isError"] is True and result["structuredContent"]["credits_charged"] == 0
     assert len(invoker.calls) == 2  # too little time left: not started, refunded
     assert plat.ledger.balance(plat.account_id) == 10 - 2 * PRICE
+
+
+def test_a_failed_billed_call_grows_the_ledger_by_two_entries_and_takes_a_rate_unit() -> None:
+    """What bounds the ledger: a refunded call writes a charge and a refund, and costs one rate unit like any call."""
+    plat = platform(_registry(), ScriptedInvoker([FAILED] * 3), RouterSettings(rate_limit_per_minute=3), credits=10)
+    for _ in range(3):
+        assert plat.call("fake_paid", {"text": "hi"})["isError"] is True
+    assert plat.post(message("tools/call", {"name": "fake_paid", "arguments": {"text": "hi"}})).status == 429
+    assert _kinds(plat) == [("charge", -PRICE), ("refund", PRICE)] * 3  # 2 entries per unit, no more
+    assert plat.ledger.balance(plat.account_id) == 10

@@ -4,7 +4,8 @@ Concurrent calls of one account race on its balance item, and DynamoDB answers
 the loser with TransactionCanceledException (reason TransactionConflict) or,
 for a single write racing a transaction, TransactionConflictException.
 Nothing was written, so the ledger retries, at most `_CONFLICT_ATTEMPTS`
-times; other cancellations surface at once. Stubbed with botocore's Stubber,
+times; other cancellations surface at once. A charge whose record never lands is
+given back at once when the store lets it (`ChargeNotRecordedError` says what is held). Stubbed with botocore's Stubber,
 since moto never reports conflicts.
 """
 
@@ -18,7 +19,7 @@ from botocore.stub import ANY, Stubber
 from mcp_platform.billing import dynamodb
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.ledger import InsufficientCreditsError
-from mcp_platform.billing.lifecycle import CallStart
+from mcp_platform.billing.lifecycle import CallStart, ChargeNotRecordedError
 
 START = CallStart("acct", "t", 3, "r", deadline=2_000_000_000.0)
 
@@ -89,16 +90,21 @@ def test_conflicts_that_never_clear_surface_after_the_retry_cap() -> None:
     _debited(stubber)
     for _ in range(dynamodb._CONFLICT_ATTEMPTS):
         _cancelled(stubber, "TransactionConflict", "None", "None")
-    with stubber, pytest.raises(ClientError) as info:
+    stubber.add_response("transact_write_items", {})  # the charge given back at once
+    with stubber, pytest.raises(ChargeNotRecordedError) as info:
         ledger.open_call(START, now=1.0)
     stubber.assert_no_pending_responses()  # exactly the cap, no more
-    assert info.value.response["Error"]["Code"] == "TransactionCanceledException"
+    assert info.value.held == 0
+    assert isinstance(info.value.__cause__, ClientError)
+    assert info.value.__cause__.response["Error"]["Code"] == "TransactionCanceledException"
 
 
 def test_a_cancellation_other_than_a_conflict_is_not_retried() -> None:
     ledger, stubber = _ledger()
     _debited(stubber)
     _cancelled(stubber, "None", "ConditionalCheckFailed", "None")
-    with stubber, pytest.raises(ClientError):
+    _cancelled(stubber, "ConditionalCheckFailed", "None", "None")  # nor can it be given back now
+    with stubber, pytest.raises(ChargeNotRecordedError) as info:
         ledger.open_call(START, now=1.0)
     stubber.assert_no_pending_responses()
+    assert info.value.held == 3

@@ -8,6 +8,7 @@ import pytest
 
 from mcp_platform.auth.store import Account
 from mcp_platform.jsonrpc import INVALID_REQUEST, PARSE_ERROR
+from mcp_router.rate_units import USAGE_READ_UNITS
 from mcp_router.settings import RouterSettings
 from mcp_router.transport import TRANSPORT_ERROR
 from tests.support.clock import Clock
@@ -300,12 +301,22 @@ def _calls(n: int, start: int = 1) -> list[dict[str, object]]:
     return [message("tools/call", {"name": "hello_ping"}, rpc_id=start + i) for i in range(n)]
 
 
-def test_a_batch_takes_one_per_tool_call_from_the_window() -> None:
+def test_a_batch_takes_one_per_member_from_the_window() -> None:
     plat = platform(settings=RouterSettings(rate_limit_per_minute=10))
     response = plat.post(_calls(4))
     assert response.status == 200 and len(body(response)) == 4
     assert response.headers["x-ratelimit-remaining"] == "6"
-    assert plat.post([PING, PING]).headers["x-ratelimit-remaining"] == "5"  # no tool call: one, as any request
+    assert plat.post([PING, PING]).headers["x-ratelimit-remaining"] == "4"  # every member counts, tool call or not
+
+
+def test_a_usage_read_costs_what_its_queries_cost() -> None:
+    plat = platform(settings=RouterSettings(rate_limit_per_minute=100))
+    read = message("resources/read", {"uri": "credits://usage"})
+    assert plat.post(read).headers["x-ratelimit-remaining"] == str(100 - USAGE_READ_UNITS)
+    batch = [message("resources/read", {"uri": "credits://usage?since=2026-01-01"}, rpc_id=i) for i in range(20)]
+    refused = plat.post(batch)  # ~1,000 Queries: no longer one unit
+    error = assert_rpc_error(refused, 429, TRANSPORT_ERROR)
+    assert f"takes {20 * USAGE_READ_UNITS}" in error["message"] and "split it" in error["message"]
 
 
 def test_a_platform_made_without_a_clock_keeps_its_window_across_a_minute_boundary(
@@ -324,7 +335,7 @@ def test_a_batch_bigger_than_what_is_left_is_refused_whole_and_takes_nothing() -
     assert plat.post(_calls(7)).status == 200
     refused = plat.post(_calls(4, start=8))
     error = assert_rpc_error(refused, 429, TRANSPORT_ERROR)
-    assert "4 tool calls" in error["message"] and "3 are left" in error["message"]
+    assert "takes 4" in error["message"] and "3 are left" in error["message"]
     assert refused.headers["x-ratelimit-remaining"] == "3"
     assert plat.post(_calls(3)).status == 200  # the refused batch took nothing
 

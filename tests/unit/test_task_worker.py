@@ -33,3 +33,43 @@ def test_the_probe_reads_the_task_at_most_once_per_interval_and_stays_cancelled(
     assert cancelled() is True and store.reads == 2
     now[0] = 100
     assert cancelled() is True and store.reads == 2, "once cancelled, no more reads"
+
+
+def test_a_worker_that_cannot_end_by_the_deadline_does_not_start() -> None:
+    from mcp_platform.dispatch import ServiceReply, ServiceRequest
+    from mcp_platform.tasks.worker import run_task
+
+    store, record = MemoryTaskStore(), task()
+    store.create(record)
+    request = ServiceRequest(
+        tool=record.tool, arguments={}, account_id="acct_a", request_id="r", task_id=record.task_id
+    )
+    ran: list[bool] = []
+
+    def run() -> ServiceReply:
+        ran.append(True)
+        return ServiceReply(structured_content={"ok": True})
+
+    assert run_task(request, run, store, ends_by=record.deadline + 30)["ran"] is False
+    assert ran == []
+    assert run_task(request, run, store, ends_by=record.deadline - 30)["stored"] is True
+
+
+def test_the_resolver_settles_a_task_whose_reply_lands_while_it_fails_it() -> None:
+    from mcp_platform.billing.lifecycle import CallRecord, CallState, SweepDecision
+    from mcp_platform.tasks.sweep import task_resolver
+
+    store, record = MemoryTaskStore(), task()
+    store.create(record)
+    stale = store.get(record.task_id)  # what the resolver read: working, no reply yet
+    store.put_reply(record.task_id, {"structured_content": {"ok": True}})  # the worker's reply lands
+    reads = iter([stale])
+    real_get = store.get
+    store.get = lambda task_id: next(reads, None) or real_get(task_id)  # type: ignore[method-assign]
+    call = CallRecord(
+        call_id="c", account_id="acct_a", tool=record.tool, amount=60, request_id=record.task_id,
+        state=CallState.RESERVED, in_progress_until=0.0, entry_id="e1", origin="task",
+    )  # fmt: skip
+    assert task_resolver(store)(call) is SweepDecision.SETTLE
+    found = real_get(record.task_id)
+    assert found is not None and found.status is TaskStatus.WORKING and found.reply is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -15,6 +16,8 @@ from mcp_platform.tasks.memory import MemoryTaskStore
 from mcp_platform.tasks.model import DEFAULT_TTL_MS
 from mcp_router.settings import RouterSettings
 from mcp_router.task_methods import EXTENSION, RELATED_TASK_META
+from mcp_router.tasks import DEADLINE_MARGIN_S
+from tests.support.clock import Clock
 from tests.support.router import (
     MODERN,
     Platform,
@@ -35,7 +38,9 @@ FAILED = ServiceReply(structured_content=error_object("backend said no", "upstre
 
 
 class Env:
-    def __init__(self, steps: list[Any] | None = None, credits: int = 100, page_size: int = 50) -> None:
+    def __init__(
+        self, steps: list[Any] | None = None, credits: int = 100, page_size: int = 50, clock: Clock | None = None
+    ) -> None:
         self.store = MemoryTaskStore()
         self.invoker = ScriptedInvoker(steps or [OK])
         registry = fake_registry(
@@ -44,7 +49,9 @@ class Env:
             fake_spec("fake_must", price=PRICE, task_support="required"),
         )
         settings = RouterSettings(tools_page_size=page_size)
-        self.p: Platform = platform(registry, self.invoker, settings, credits=credits, task_store=self.store)
+        self.p: Platform = platform(
+            registry, self.invoker, settings, credits=credits, task_store=self.store, clock=clock
+        )
 
     @property
     def balance(self) -> int:
@@ -290,6 +297,32 @@ def test_a_task_past_its_deadline_fails_and_is_refunded(env: Env) -> None:
     assert env.p.rpc("tasks/get", {"taskId": task_id})["status"] == "failed"
     assert env.balance == 100
     assert env.invoker.run_tasks(env.store)[0]["ran"] is False, "a late worker finds the task over"
+
+
+def test_a_tasks_deadline_covers_the_event_queue_and_the_run_and_the_worker_agrees(env: Env) -> None:
+    settings = env.p.deps.settings
+    task_id = env.create()["task"]["taskId"]
+    task = env.store.get(task_id)
+    assert task is not None
+    queue_and_run = settings.task_event_max_age_seconds + settings.task_timeout_seconds
+    assert task.deadline == pytest.approx(task.created_at + queue_and_run + DEADLINE_MARGIN_S)
+    # A worker dequeued after the longest queue wait still ends by the deadline, so it is started:
+    assert env.invoker.run_tasks(env.store, ends_by=task.deadline - DEADLINE_MARGIN_S)[0]["ran"] is True
+
+
+def test_a_retry_past_the_deadline_of_a_task_that_replied_replays_it_and_does_not_run_it_again() -> None:
+    clock = Clock(time.time())
+    env = Env(clock=clock)
+    headers = {"idempotency-key": "k1"}
+    task_id = env.create(headers=headers)["task"]["taskId"]
+    env.invoker.run_tasks(env.store)  # the reply is in; nobody polled, and the sweep has not run yet
+    task = env.store.get(task_id)
+    assert task is not None
+    clock.now = task.deadline + 1
+    again = env.create(headers=headers, rpc_id=2)["task"]
+    assert again["taskId"] == task_id and again["status"] == "completed"
+    assert env.invoker.started == [], "the tool does not run a second time"
+    assert env.balance == 100 - PRICE  # charged once, not refunded
 
 
 def test_idempotency_key_makes_task_creation_retry_safe(env: Env) -> None:

@@ -10,10 +10,12 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from email_service.counters import SendCounters
 from email_service.settings import settings
-from mcp_platform.aws import client, configured_client
+from mcp_platform.aws import ONE_ATTEMPT, client, configured_client
 from mcp_platform.errors import ErrorCode, ToolError
 
-SES_CONFIG = Config(connect_timeout=3, read_timeout=8, retries={"total_max_attempts": 2, "mode": "standard"})
+SES_CONFIG = Config(connect_timeout=3, read_timeout=8).merge(ONE_ATTEMPT)
+"""One attempt: SendEmail has no idempotency token, so a retry whose first answer was lost is a second email.
+The client's reads (suppression list, account) fail as `upstream_unavailable` (refunded) instead of retrying."""
 AWS_ERRORS = (BotoCoreError, ClientError, NotImplementedError)
 """What an SES call may raise; NotImplementedError is moto's answer for calls it lacks."""
 
@@ -28,7 +30,7 @@ def counters() -> SendCounters:
     table = settings().email_counters_table
     if not table:
         raise ToolError("email: EMAIL_COUNTERS_TABLE is not set", "provider_not_configured")
-    return SendCounters(client("dynamodb"), table)
+    return SendCounters(client("dynamodb", once=True), table)  # an `ADD` sent twice counts twice
 
 
 def unavailable(action: str, exc: Exception) -> ToolError:

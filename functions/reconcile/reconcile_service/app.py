@@ -41,9 +41,11 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     resolver = task_resolver(task_store(settings)) if settings.tasks_table else None
     report = Calls(ledger).sweep(resolver).to_wire()
     fixed = len(report["reversed"]) + len(report["refunded"]) + len(report["settled"])
-    (logger.warning if fixed else logger.info)("reconciliation sweep", extra=report)
+    (logger.warning if fixed or report["failures"] else logger.info)("reconciliation sweep", extra=report)
     # What ReconcileAlarm watches: anything fixed means a router died mid-call or a refund failed.
     metrics.add_metric(name="reconciled_calls", unit=MetricUnit.Count, value=fixed)
     metrics.add_metric(name="reconciled_credits", unit=MetricUnit.Count, value=report["credits_returned"])
+    # Records this run could not decide (each logged with its traceback); the next run tries them again.
+    metrics.add_metric(name="reconcile_failures", unit=MetricUnit.Count, value=report["failures"])
     metrics.flush_metrics()
     return report

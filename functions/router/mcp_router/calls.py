@@ -24,6 +24,7 @@ from mcp_platform.billing.lifecycle import (
     Calls,
     CallStart,
     CallState,
+    ChargeNotRecordedError,
     IdempotencyConflictError,
     Replay,
 )
@@ -160,33 +161,38 @@ class ToolCaller:
         if ctx.idempotency_scope:
             idempotency = IdempotencyKey.for_call(account_id, ctx.idempotency_scope, spec.name, arguments_json)
         start = CallStart(account_id, spec.name, price, request_id or ctx.request_id, deadline, idempotency, origin)
-        task = origin == "task"
+        outcome = self._take(start, None if origin == "task" else ctx.deadline - SETTLE_MARGIN_SECONDS)
+        return Reserved(request, outcome) if isinstance(outcome, CallRecord) else outcome
+
+    def _take(self, start: CallStart, wait_until: float | None) -> CallRecord | Replay | ServiceReply:
+        """`Calls.reserve`, or the reply that ends the call when it refuses (the reply says what stays charged)."""
         try:
-            outcome = self._calls.reserve(start, wait_until=None if task else ctx.deadline - SETTLE_MARGIN_SECONDS)
+            return self._calls.reserve(start, wait_until=wait_until)
         except InsufficientCreditsError as exc:
             return _error_reply(
-                f"insufficient credits: {spec.name} costs {price}, your balance is {exc.balance}",
+                f"insufficient credits: {start.tool} costs {start.amount}, your balance is {exc.balance}",
                 ErrorCode.INSUFFICIENT_CREDITS,
-                price=price,
+                price=start.amount,
                 balance=exc.balance,
             )
         except IdempotencyConflictError as exc:
             return _error_reply(f"{exc}: send a new Idempotency-Key for a new call", ErrorCode.IDEMPOTENCY_CONFLICT)
         except CallInProgressError as exc:
-            running = self._calls.ledger.get_call(idempotency.key) if task and idempotency else None
+            key = start.idempotency.key if start.origin == "task" and start.idempotency else None
+            running = self._calls.ledger.get_call(key) if key else None
             if running is not None and running.origin == "task":
                 return Replay({"task_id": running.request_id})
             return _error_reply(str(exc), ErrorCode.CALL_IN_PROGRESS)
+        except ChargeNotRecordedError as exc:
+            logger.exception("charge not recorded", extra=_charge_log(exc.record))
+            return _unrecorded_reply(exc)
         except Exception:
             # The store failed: the service is not called, and any reservation it took ends at the deadline.
-            logger.exception("billing store unavailable", extra={"tool": spec.name})
+            logger.exception("billing store unavailable", extra={"tool": start.tool})
             return _error_reply(
                 "billing is unavailable right now; the call did not run and nothing stays charged, retry shortly",
                 ErrorCode.UPSTREAM_UNAVAILABLE,
             )
-        if isinstance(outcome, Replay):
-            return outcome
-        return Reserved(request, outcome)
 
     def _invoke(self, spec: ToolSpec, request: ServiceRequest, deadline: float) -> ServiceReply:
         """Invoke with a timeout derived from the router's deadline, keeping time to settle or refund."""
@@ -259,6 +265,21 @@ def replayed(replay: Replay) -> ServiceReply:
             task_id=replay.result["task_id"],
         )
     return ServiceReply.model_validate(replay.result)
+
+
+def _unrecorded_reply(exc: ChargeNotRecordedError) -> ServiceReply:
+    """The call did not run because its charge could not be recorded: say what stays charged, and until when."""
+    if not exc.held:
+        why = "the call did not run and nothing stays charged (the charge was given back), retry shortly"
+    else:
+        until = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(exc.record.in_progress_until))
+        why = (
+            f"the call did not run; its {exc.held} credits stay charged until the reconciliation gives them back "
+            f"after {until} (call {exc.record.call_id}), retry shortly"
+        )
+    return with_credits(
+        _error_reply(f"billing is unavailable right now; {why}", ErrorCode.UPSTREAM_UNAVAILABLE), exc.held
+    )
 
 
 def _task_hint(spec: ToolSpec, reply: ServiceReply) -> ServiceReply:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from mcp_platform import docs
-from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.billing.usage import MemoryLedgerHistory
 from mcp_platform.ids import request_id as new_request_id
 from mcp_platform.jsonrpc import (
@@ -37,9 +36,10 @@ from mcp_router.credits import CreditResources
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
+from mcp_router.rate_units import USAGE_READ_UNITS, rate_units
 from mcp_router.registration import PATH as REGISTER_PATH
 from mcp_router.registration import Registrar
-from mcp_router.task_wiring import task_methods
+from mcp_router.task_wiring import settlement, task_methods
 from mcp_router.transport import TRANSPORT_ERROR, check_http, invalid_request, parse_error, protocol_era
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class Gateway:
     def __init__(self, deps: Dependencies) -> None:
         self._deps = deps
         self._settings = deps.settings
-        calls = Calls(deps.ledger, clock=deps.clock, sleep=deps.sleep)
+        calls = settlement(deps)
         caller = ToolCaller(
             deps.registry,
             calls,
@@ -179,13 +179,13 @@ class Gateway:
         except orjson.JSONDecodeError:
             body = _UNPARSABLE
         limit = principal.account.rate_limit_per_minute or self._settings.rate_limit_per_minute
-        calls = _tool_calls(body, self._settings.max_batch_size)
-        decision = self._deps.limiter.hit(principal.account_id, limit, calls)
+        units = rate_units(body, self._settings.max_batch_size)
+        decision = self._deps.limiter.hit(principal.account_id, limit, units)
         rate_headers = decision.headers()
         if not decision.allowed:
             return HttpResponse.rpc_error(
                 429,
-                JsonRpcError(TRANSPORT_ERROR, _rate_message(calls, limit, decision.remaining)),
+                JsonRpcError(TRANSPORT_ERROR, _rate_message(units, limit, decision.remaining)),
                 _request_id_of(body),
                 headers={**rate_headers, "retry-after": str(decision.retry_after(self._deps.clock()))},
             )
@@ -261,20 +261,14 @@ class Gateway:
             return failure(ex.rpc_id, exc), status
 
 
-def _tool_calls(body: Any, max_batch: int) -> int:
-    """What a request takes from the rate window: one per `tools/call` in it, and at least one.
-
-    A batch over `max_batch` is refused whole as one Invalid Request, so it takes one.
-    """
-    messages = body if isinstance(body, list) and len(body) <= max_batch else [body]
-    return max(1, sum(1 for m in messages if isinstance(m, dict) and m.get("method") == "tools/call"))
-
-
-def _rate_message(calls: int, limit: int, remaining: int) -> str:
-    if calls > limit:
-        return f"Too Many Requests: this batch holds {calls} tool calls, more than the {limit} per minute; split it"
-    what = f"this batch holds {calls} tool calls and {remaining} are left" if calls > 1 else "the limit is reached"
-    return f"Too Many Requests: {limit} tool calls per minute, {what}; retry after the window resets"
+def _rate_message(units: int, limit: int, remaining: int) -> str:
+    if units > limit:
+        return f"Too Many Requests: this request takes {units} rate units, more than the {limit} per minute; split it"
+    what = f"this request takes {units} and {remaining} are left" if units > 1 else "the limit is reached"
+    return (
+        f"Too Many Requests: {limit} rate units per minute (1 per message, {USAGE_READ_UNITS} per credits://usage "
+        f"read), {what}; retry after the window resets"
+    )
 
 
 def _member_scope(header: str | None, rpc_id: Any) -> str | None:

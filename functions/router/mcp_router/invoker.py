@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 import os
+from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import orjson
+from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 from pydantic import ValidationError
 
+from mcp_platform.aws import ONE_ATTEMPT, configured_client
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, error_object
 from mcp_platform.observability import logger
@@ -38,6 +41,17 @@ class TaskStarter(Protocol):
 
 class TaskNotStartedError(Exception):
     """The asynchronous invoke was refused: the task never runs (the caller fails it and refunds)."""
+
+
+@cache
+def invoke_client(read_timeout: int) -> Any:
+    """The container's Lambda client for a read timeout of `read_timeout` seconds (one per whole second).
+
+    Exactly one attempt, for `RequestResponse` and `Event` alike: a retried Invoke runs a tool twice (or queues
+    a task's event twice). Each call's read timeout is what the router has left (ToolCaller derives it from its
+    deadline), at most the service's own + 1 s, so a timed-out Invoke leaves no time for a second one anyway.
+    """
+    return configured_client("lambda", Config(read_timeout=read_timeout, connect_timeout=2).merge(ONE_ATTEMPT))
 
 
 def failed(service: str, message: str, code: str = ErrorCode.UPSTREAM_UNAVAILABLE, **extra: Any) -> ServiceReply:

@@ -23,6 +23,8 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
             "max_batch_size",
             "router_timeout_seconds",
             "task_timeout_seconds",
+            "task_event_max_age_seconds",
+            "calls_open_shards",
             "task_result_wait_seconds",
             "tasks_table",
             "staging_bucket",
@@ -36,6 +38,8 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
     rate_limit_table: str = ""
     calls_table: str = ""
     signups_table: str = ""
+    calls_open_shards: int = 32
+    """Partitions of the calls table's `open` index (template CallsOpenShards; see billing/dynamodb.py)."""
     tasks_table: str = ""
     """Durable tasks; empty: the router offers no tasks (tools run synchronously only)."""
     staging_bucket: str = ""
@@ -66,6 +70,8 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
     """The router's own budget when the runtime does not say (locally); in Lambda its remaining time."""
     task_timeout_seconds: float = 900.0
     """Longest a task may run (the task-capable functions' Lambda timeout); later it fails and is refunded."""
+    task_event_max_age_seconds: float = 600.0
+    """Longest a task's event may wait in Lambda's queue (template TaskEventMaxAgeSeconds): part of its deadline."""
     task_result_wait_seconds: float = 20.0
     """How long `tasks/result` waits for a working task; under the router's own 29 s."""
 

@@ -43,7 +43,9 @@ if TYPE_CHECKING:
 
 NOT_FOUND = "Failed to retrieve task: Task not found"
 DEADLINE_MARGIN_S = 60.0
-"""Beyond the function's task timeout, time for the event queue and the on-failure destination."""
+"""Beyond the longest queue wait and run (`longest_s`), time to write the reply or reach the on-failure
+destination. The worker starts only if its own run ends by the deadline (`run_task`), so a task without a
+reply at its deadline will never have one: the router and the sweep then fail it and refund."""
 STATUS_MESSAGE_LIMIT = 4_000
 """Characters of a tool's error text kept as its task's status message (the result keeps all of it): the message
 shares the task's DynamoDB item, which stops at 400 KB, and a tool's error text has no bound of its own."""
@@ -56,7 +58,7 @@ class Tasks:
         calls: Calls,
         store: TaskStore,
         starter: TaskStarter,
-        task_timeout_s: float,
+        longest_s: float,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -64,7 +66,7 @@ class Tasks:
         self._calls = calls
         self._store = store
         self._starter = starter
-        self._timeout = task_timeout_s
+        self._timeout = longest_s
         self._now = clock
         self._sleep = sleep
 

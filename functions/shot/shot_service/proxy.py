@@ -9,6 +9,10 @@ be public), connects to the checked address and only then relays bytes: the same
 `mcp_platform.web.transport`, with no second lookup to rebind. Refusals are recorded so the
 tool can say which requests the page was denied.
 
+Every request also meets fetch's port rule (80, 443 and `FetchExtraPorts`) before any lookup:
+CONNECT (https, wss) and absolute-form (http, ws) alike, so no redirect, subresource or
+WebSocket of a page reaches another port of a public host.
+
 Plain-HTTP requests are forwarded one per connection (`Connection: close`), so a kept-alive
 browser connection can never carry a second request to another host over an open tunnel.
 """
@@ -22,7 +26,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from mcp_platform.errors import ToolError
-from mcp_platform.web.addresses import BlockedAddressError
+from mcp_platform.web.addresses import BlockedAddressError, port_refusal
 from mcp_platform.web.transport import resolve_public
 
 HEAD_LIMIT = 64 * 1024
@@ -102,19 +106,29 @@ class GuardProxy:
             await _reply(writer, 400, "malformed request line")
             return
         method, target = parts[0].decode("latin-1"), parts[1].decode("latin-1")
-        if method == "CONNECT":
-            host, _, port = target.rpartition(":")
-            url, origin_head = f"https://{target}", None
-        else:
-            split = urlsplit(target)
-            if split.scheme not in ("http", "ws") or not split.hostname:
-                self.log.add(target, "only http(s) and ws(s) may be requested")
-                await _reply(writer, 403, "scheme not allowed")
-                return
-            host, port = split.hostname, str(split.port or 80)
+        connect = method == "CONNECT"
+        split = urlsplit(f"//{target}" if connect else target)
+        if not connect and split.scheme not in ("http", "ws"):
+            self.log.add(target, "only http(s) and ws(s) may be requested")
+            await _reply(writer, 403, "scheme not allowed")
+            return
+        try:
+            host, port = split.hostname, split.port or (443 if connect else 80)
+        except ValueError:  # a port that is no number ("host:https") or out of range
+            host = None
+        if not host:
+            await _reply(writer, 400, "no host and port to connect to")
+            return
+        url = f"https://{target}" if connect else target
+        if refusal := port_refusal(port, host):
+            self.log.add(url, refusal)
+            await _reply(writer, 403, "port not allowed")
+            return
+        origin_head = None
+        if not connect:
             path = (split.path or "/") + (f"?{split.query}" if split.query else "")
-            url, origin_head = target, _origin_form(method, path, header_block)
-        upstream = await self._open(url, host.strip("[]"), int(port or 443), writer)
+            origin_head = _origin_form(method, path, header_block)
+        upstream = await self._open(url, host, port, writer)
         if upstream is None:
             return
         up_reader, up_writer = upstream

@@ -9,8 +9,8 @@ A billed call is three writes, none a read:
 2. **Record** — one `TransactWriteItems`: the charge entry (with
    `balance_after`), the call record (`reserved`, `in_progress_until`) and the
    removal of the journal. Until it lands, balance = ledger sum + journals;
-   if the writer dies in between, the sweep finds the journal (accounts with
-   `pending > 0`) past its deadline and reverses it.
+   if the writer dies in between, the sweep finds the journal past its deadline
+   through the sparse `stranded` index of AccountsTable (no Scan) and reverses it.
 3. **Settle** (`UpdateItem` on the record) or **refund** (`TransactWriteItems`:
    balance back, a refund entry keyed by the charge, the record → refunded),
    both conditional on the record still being `reserved`.
@@ -23,11 +23,12 @@ ledger holds one entry per change.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 import zlib
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
@@ -41,30 +42,64 @@ from mcp_platform.billing.ledger import (
     now_iso,
     refund_entry_id,
 )
-from mcp_platform.billing.lifecycle import Audit, CallExistsError, CallRecord, CallStart, CallState, new_call_id
+from mcp_platform.billing.lifecycle import (
+    Audit,
+    CallExistsError,
+    CallRecord,
+    CallStart,
+    CallState,
+    ChargeNotRecordedError,
+    new_call_id,
+)
+from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Iterator, Mapping
 
     from mypy_boto3_dynamodb import DynamoDBClient
 
 _MAX_STORED_RESULT = 350_000
 """DynamoDB items stop at 400 KB; a larger result is settled without being kept for replay."""
 _CONFLICT_ATTEMPTS = 6
-"""DynamoDB cancels a transaction that races another on the same item (TransactionConflict);
-concurrent calls of one account do that routinely, and a retry is safe (nothing was written)."""
+"""DynamoDB cancels a transaction that races another on the same item (TransactionConflict), and a
+single write racing a transaction (TransactionConflictException); concurrent calls of one account
+do that routinely, and a retry is safe (nothing was written)."""
+_DEBIT_CONFLICT_ATTEMPTS = 10
+"""A debit races every record, refund and reversal of its account (a batch runs 8 members at once):
+it retries longer, with capped exponential jitter, but never past its deadline (`_DEBIT_MARGIN_S`)."""
+_DEBIT_MARGIN_S = 3.0
+"""Time a debit leaves before the call's deadline: the tool still has to run and be settled."""
+_T = TypeVar("_T")
 OPEN_INDEX = "open"
 """Sparse GSI of CallsTable: only reserved records carry `open_shard`, keyed by `in_progress_until`."""
-_OPEN_SHARDS = 4
+DEFAULT_OPEN_SHARDS = 32
+"""Partitions of the `open` index (template `CallsOpenShards`). Every billed call writes the index twice
+(reserve adds the record, settle or refund removes it); a GSI partition absorbs 1,000 writes/s, so a target of
+10,000 billed calls/s per region needs 20 shards: 32 leaves headroom (bench/capacity.py prints the figures)."""
+MAX_OPEN_SHARDS = 64
+"""The most `CallsOpenShards` may be: the sweep reads every shard up to it, so changing the parameter (up or
+down) never strands a record in a shard nobody reads (64 Queries per run, most of them empty)."""
+STRANDED_INDEX = "stranded"
+"""Sparse GSI of AccountsTable: an account carries `journal_shard` from its first journalled debit until a
+sweep finds no journal left; keyed by `journal_until`, the earliest deadline among them (no Scan)."""
+_JOURNAL_SHARDS = 8
 REVERSE_REASON = "reconciled: charged but never recorded as a call (the router stopped in between)"
 
 
 class DynamoLedger:
-    def __init__(self, client: DynamoDBClient, accounts_table: str, ledger_table: str, calls_table: str) -> None:
+    def __init__(
+        self,
+        client: DynamoDBClient,
+        accounts_table: str,
+        ledger_table: str,
+        calls_table: str,
+        open_shards: int = DEFAULT_OPEN_SHARDS,
+    ) -> None:
         self._ddb = client
         self._accounts = accounts_table
         self._ledger = ledger_table
         self._calls = calls_table
+        self._shards = max(1, min(open_shards, MAX_OPEN_SHARDS))
 
     @classmethod
     def from_env(cls, client: DynamoDBClient, env: Mapping[str, str]) -> DynamoLedger:
@@ -131,16 +166,23 @@ class DynamoLedger:
         entry_id = new_entry_id()
         balance_after = self._debit(record, entry_id)
         record = replace(record, entry_id=entry_id, balance_after=balance_after)
-        self._record_charge(record, now)
+        try:
+            self._record_charge(record)
+        except Exception as exc:
+            raise self._unrecorded(record) from exc
         return record
 
     def settle_call(self, record: CallRecord, result: dict[str, Any] | None) -> bool:
-        values: dict[str, Any] = {":settled": {"S": str(CallState.SETTLED)}, **_still_reserved_values(record)}
-        update = "SET #s = :settled REMOVE open_shard"
+        values: dict[str, Any] = {
+            ":settled": {"S": str(CallState.SETTLED)},
+            ":exp": _expiry(),
+            **_still_reserved_values(record),
+        }
+        update = "SET #s = :settled, expires_at = :exp REMOVE open_shard"
         if result is not None:
             blob = orjson.dumps(result)
             if len(blob) <= _MAX_STORED_RESULT:
-                update = "SET #s = :settled, #r = :r REMOVE open_shard"
+                update = "SET #s = :settled, expires_at = :exp, #r = :r REMOVE open_shard"
                 values[":r"] = {"S": blob.decode()}
         try:
             self._ddb.update_item(
@@ -159,12 +201,13 @@ class DynamoLedger:
         end: dict[str, Any] = {
             "TableName": self._calls,
             "Key": {"call_id": {"S": record.call_id}},
-            "UpdateExpression": "SET #s = :refunded, reason = :why REMOVE open_shard",
+            "UpdateExpression": "SET #s = :refunded, reason = :why, expires_at = :exp REMOVE open_shard",
             "ConditionExpression": _STILL_RESERVED,
             "ExpressionAttributeNames": {"#s": "state"},
             "ExpressionAttributeValues": {
                 ":refunded": {"S": str(CallState.REFUNDED)},
                 ":why": {"S": reason},
+                ":exp": _expiry(),
                 **_still_reserved_values(record),
             },
         }
@@ -205,32 +248,70 @@ class DynamoLedger:
         return _record_of(item) if item else None
 
     def overdue_calls(self, now: float, limit: int = 500) -> list[CallRecord]:
-        found: list[CallRecord] = []
-        for shard in range(_OPEN_SHARDS):
-            pages = self._ddb.get_paginator("query").paginate(
-                TableName=self._calls,
-                IndexName=OPEN_INDEX,
-                KeyConditionExpression="open_shard = :s AND in_progress_until < :now",
-                ExpressionAttributeValues={":s": {"S": f"open#{shard}"}, ":now": {"N": _num(now)}},
-            )
-            found.extend(_record_of(i) for page in pages for i in page["Items"])
+        items = self._past(self._calls, OPEN_INDEX, ("open_shard", "open"), "in_progress_until", MAX_OPEN_SHARDS, now)
+        found = [_record_of(i) for i in items]
         # The index is eventually consistent: the conditional settle/refund decides, not this list.
         return sorted(found, key=lambda r: r.in_progress_until)[:limit]
 
     def reverse_stranded(self, now: float) -> list[CallRecord]:
         reversed_: list[CallRecord] = []
-        pages = self._ddb.get_paginator("scan").paginate(
-            TableName=self._accounts,
-            FilterExpression="pending > :zero",
-            ExpressionAttributeValues={":zero": {"N": "0"}},
-        )
-        for item in (i for page in pages for i in page["Items"]):
-            account_id = item["account_id"]["S"]
-            for name, value in item.items():
-                journal = value.get("M") if name.startswith("j_") else None
-                if journal and float(journal["until"]["N"]) < now and self._reverse(account_id, name, journal):
-                    reversed_.append(_journal_record(account_id, journal))
+        shard = ("journal_shard", "journal")
+        for item in self._past(self._accounts, STRANDED_INDEX, shard, "journal_until", _JOURNAL_SHARDS, now):
+            reversed_.extend(self._reverse_overdue_journals(item["account_id"]["S"], now))
         return reversed_
+
+    def _past(
+        self, table: str, index: str, shard: tuple[str, str], until: str, shards: int, now: float
+    ) -> Iterator[dict[str, Any]]:
+        """Items of a sharded sparse index (`shard` = (attribute, prefix): "<prefix>#<n>") whose `until` < `now`."""
+        attribute, prefix = shard
+        for n in range(shards):
+            pages = self._ddb.get_paginator("query").paginate(
+                TableName=table,
+                IndexName=index,
+                KeyConditionExpression=f"{attribute} = :s AND {until} < :now",
+                ExpressionAttributeValues={":s": {"S": f"{prefix}#{n}"}, ":now": {"N": _num(now)}},
+            )
+            yield from (item for page in pages for item in page["Items"])
+
+    def _reverse_overdue_journals(self, account_id: str, now: float) -> list[CallRecord]:
+        """Reverse the account's journals past their deadline; then clear or move its `stranded` marker."""
+        item = self._ddb.get_item(
+            TableName=self._accounts, Key={"account_id": {"S": account_id}}, ConsistentRead=True
+        ).get("Item", {})
+        reversed_, waiting = [], []
+        for name, value in item.items():
+            journal = value.get("M") if name.startswith("j_") else None
+            if not journal:
+                continue
+            if float(journal["until"]["N"]) < now and self._reverse(account_id, name, journal):
+                reversed_.append(_journal_record(account_id, journal))
+            elif float(journal["until"]["N"]) >= now:
+                waiting.append(float(journal["until"]["N"]))
+        seen = item.get("journal_until")
+        if seen is not None:
+            self._move_marker(account_id, seen, min(waiting) if waiting else None)
+        return reversed_
+
+    def _move_marker(self, account_id: str, seen: dict[str, str], until: float | None) -> None:
+        """No journal left: remove the marker (only if none was added since); else key it by the next deadline."""
+        update: dict[str, Any] = {
+            "TableName": self._accounts,
+            "Key": {"account_id": {"S": account_id}},
+            "ConditionExpression": "journal_until = :seen",
+            "ExpressionAttributeValues": {":seen": seen},
+        }
+        if until is None:
+            update["UpdateExpression"] = "REMOVE journal_shard, journal_until"
+            update["ConditionExpression"] += " AND (attribute_not_exists(pending) OR pending = :zero)"
+            update["ExpressionAttributeValues"][":zero"] = {"N": "0"}
+        else:
+            update["UpdateExpression"] = "SET journal_until = :until"
+            update["ExpressionAttributeValues"][":until"] = {"N": _num(until)}
+        try:
+            self._ddb.update_item(**update)
+        except self._ddb.exceptions.ConditionalCheckFailedException:
+            return  # a debit or another sweep changed it: the next run looks again
 
     def audit(self, account_id: str) -> Audit:
         item = self._ddb.get_item(
@@ -258,20 +339,27 @@ class DynamoLedger:
     # -- steps of open_call
 
     def _claim(self, record: CallRecord, now: float, replaces: int | None) -> None:
-        """Take the Idempotency-Key: absent, expired, or the refunded attempt `replaces`."""
-        condition = "attribute_not_exists(call_id) OR expires_at < :now"
-        values: dict[str, Any] = {":now": {"N": _num(now)}}
+        """Take the Idempotency-Key: absent, expired, or the refunded attempt `replaces`.
+
+        Retried by botocore like any write: a retry whose first attempt landed finds the very
+        item it wrote, which is this caller's claim, not another's.
+        """
+        item = self._record_item(record)
+        # A reserved record carries no expires_at (TTL never deletes it) and is never taken over: only the
+        # sweep or its own writer ends it, so its charge is always refunded or settled.
+        condition = "attribute_not_exists(call_id) OR (expires_at < :now AND #s <> :reserved)"
+        values: dict[str, Any] = {":now": {"N": _num(now)}, ":reserved": {"S": str(CallState.RESERVED)}}
         if replaces is not None:
             condition += " OR (attempt = :prev AND #s = :refunded)"
             values.update({":prev": {"N": str(replaces)}, ":refunded": {"S": str(CallState.REFUNDED)}})
         try:
             self._ddb.put_item(
                 TableName=self._calls,
-                Item=self._record_item(record, now),
+                Item=item,
                 ConditionExpression=condition,
                 ExpressionAttributeValues=values,
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
-                **({"ExpressionAttributeNames": {"#s": "state"}} if replaces is not None else {}),
+                ExpressionAttributeNames={"#s": "state"},
             )
         except self._ddb.exceptions.ConditionalCheckFailedException as exc:
             old = exc.response.get("Item") or self._ddb.get_item(
@@ -279,30 +367,47 @@ class DynamoLedger:
             ).get("Item")
             if not old:  # released in between: let the caller try again
                 raise CallExistsError(replace(record, state=CallState.REFUNDED)) from None
+            if old == item:  # this claim's own first attempt, whose answer was lost
+                return
             raise CallExistsError(_record_of(old)) from None
 
     def _debit(self, record: CallRecord, entry_id: str) -> int:
-        """Take the price with a journal of the charge; returns this call's post-charge balance."""
+        """Take the price with a journal of the charge; returns this call's post-charge balance.
+
+        Safe to send twice: botocore retries a write whose answer was lost (a 500, a read timeout),
+        and the second attempt then fails `attribute_not_exists(#j)` against this very charge. The
+        journal in the failed condition's old item, with this charge's entry id, says it landed;
+        its balance then includes this charge (and any change since), so it stands as balance_after.
+        """
         journal = _journal_name(record)
         try:
-            response = self._ddb.update_item(
-                TableName=self._accounts,
-                Key={"account_id": {"S": record.account_id}},
-                UpdateExpression="SET balance = balance - :amt, seq = if_not_exists(seq, :zero) + :one, #j = :j "
-                "ADD pending :one",
-                ConditionExpression="balance >= :amt AND attribute_not_exists(#j)",
-                ExpressionAttributeNames={"#j": journal},
-                ExpressionAttributeValues={
-                    ":amt": {"N": str(record.amount)},
-                    ":zero": {"N": "0"},
-                    ":one": {"N": "1"},
-                    ":j": {"M": _journal(record, entry_id)},
-                },
-                ReturnValues="UPDATED_NEW",
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            response = self._retry_conflicts(
+                lambda: self._ddb.update_item(
+                    TableName=self._accounts,
+                    Key={"account_id": {"S": record.account_id}},
+                    UpdateExpression="SET balance = balance - :amt, seq = if_not_exists(seq, :zero) + :one, #j = :j, "
+                    "journal_shard = if_not_exists(journal_shard, :js), "
+                    "journal_until = if_not_exists(journal_until, :ju) ADD pending :one",
+                    ConditionExpression="balance >= :amt AND attribute_not_exists(#j)",
+                    ExpressionAttributeNames={"#j": journal},
+                    ExpressionAttributeValues={
+                        ":amt": {"N": str(record.amount)},
+                        ":zero": {"N": "0"},
+                        ":one": {"N": "1"},
+                        ":j": {"M": _journal(record, entry_id)},
+                        ":js": {"S": f"journal#{zlib.crc32(record.account_id.encode()) % _JOURNAL_SHARDS}"},
+                        ":ju": {"N": _num(record.in_progress_until)},
+                    },
+                    ReturnValues="UPDATED_NEW",
+                    ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                ),
+                attempts=_DEBIT_CONFLICT_ATTEMPTS,
+                until=record.in_progress_until - _DEBIT_MARGIN_S,
             )
         except self._ddb.exceptions.ConditionalCheckFailedException as exc:
             old = exc.response.get("Item", {})
+            if old.get(journal, {}).get("M", {}).get("entry_id", {}).get("S") == entry_id:
+                return int(old["balance"]["N"])
             self._release(record)
             raise InsufficientCreditsError(int(old.get("balance", {}).get("N", "0")), record.amount) from None
         except Exception:
@@ -310,7 +415,7 @@ class DynamoLedger:
             raise
         return int(response["Attributes"]["balance"]["N"])
 
-    def _record_charge(self, record: CallRecord, now: float) -> None:
+    def _record_charge(self, record: CallRecord) -> None:
         """The charge entry, the reserved record and the journal's removal, in one transaction."""
         if record.fingerprint:
             names = {"#s": "state"}
@@ -332,7 +437,7 @@ class DynamoLedger:
             write = {
                 "Put": {
                     "TableName": self._calls,
-                    "Item": self._record_item(record, now),
+                    "Item": self._record_item(record),
                     "ConditionExpression": "attribute_not_exists(call_id)",
                 }
             }
@@ -352,6 +457,19 @@ class DynamoLedger:
                 write,
             ]
         )
+
+    def _unrecorded(self, record: CallRecord) -> ChargeNotRecordedError:
+        """A charge whose record failed: give it back now if the store lets us, else the sweep will."""
+        journal = _journal(record, record.entry_id)
+        try:
+            given_back = self._reverse(record.account_id, _journal_name(record), journal)
+        except Exception:
+            given_back = False
+        logger.error(
+            "charge not recorded",
+            extra={"call_id": record.call_id, "entry_id": record.entry_id, "given_back": given_back},
+        )
+        return ChargeNotRecordedError(record, 0 if given_back else record.amount)
 
     def _release(self, record: CallRecord) -> None:
         """Drop an idempotent claim whose charge did not happen, so the key is free again."""
@@ -396,18 +514,35 @@ class DynamoLedger:
     # -- items
 
     def _transact(self, items: list[dict[str, Any]]) -> None:
-        """TransactWriteItems, retried (with jitter) while DynamoDB reports a conflicting transaction."""
-        for attempt in range(_CONFLICT_ATTEMPTS):
+        """TransactWriteItems, retried (with jitter) while DynamoDB reports a conflicting transaction.
+
+        Safe to repeat: botocore fills the request's ClientRequestToken once per call, so its own
+        retries of a transaction whose answer was lost are the same transaction (idempotent for 10 min).
+        """
+        self._retry_conflicts(lambda: self._ddb.transact_write_items(TransactItems=items))
+
+    def _retry_conflicts(
+        self, send: Callable[[], _T], *, attempts: int = _CONFLICT_ATTEMPTS, until: float = math.inf
+    ) -> _T:
+        """`send()`, again after a jittered pause while DynamoDB cancels it for a conflicting transaction.
+
+        At most `attempts` sends, and no pause that would end after `until` (epoch seconds).
+        """
+        sent = 0
+        while True:
             try:
-                self._ddb.transact_write_items(TransactItems=items)
-                return
+                return send()
             except self._ddb.exceptions.TransactionCanceledException as exc:
-                if "TransactionConflict" not in _reasons(exc) or attempt == _CONFLICT_ATTEMPTS - 1:
+                if "TransactionConflict" not in _reasons(exc):
                     raise
-            except self._ddb.exceptions.TransactionConflictException:
-                if attempt == _CONFLICT_ATTEMPTS - 1:
-                    raise
-            time.sleep(random.uniform(0.005, 0.02) * (attempt + 1))
+                conflict: Exception = exc
+            except self._ddb.exceptions.TransactionConflictException as exc:
+                conflict = exc
+            pause = random.uniform(0.5, 1.0) * min(0.25, 0.01 * 2**sent)
+            sent += 1
+            if sent >= attempts or time.time() + pause >= until:
+                raise conflict
+            time.sleep(pause)
 
     def _balance_change(self, account_id: str, delta: int) -> dict[str, Any]:
         """An update of an existing account's balance by `delta`, counted in `seq` (one per ledger entry)."""
@@ -450,7 +585,7 @@ class DynamoLedger:
             "Put": {"TableName": self._ledger, "Item": item, "ConditionExpression": "attribute_not_exists(entry_id)"}
         }
 
-    def _record_item(self, record: CallRecord, now: float) -> dict[str, Any]:
+    def _record_item(self, record: CallRecord) -> dict[str, Any]:
         item: dict[str, Any] = {
             "call_id": {"S": record.call_id},
             "account_id": {"S": record.account_id},
@@ -461,8 +596,7 @@ class DynamoLedger:
             "in_progress_until": {"N": _num(record.in_progress_until)},
             "attempt": {"N": str(record.attempt)},
             "origin": {"S": record.origin},
-            "open_shard": {"S": f"open#{zlib.crc32(record.call_id.encode()) % _OPEN_SHARDS}"},
-            "expires_at": {"N": str(int(now) + IDEMPOTENCY_TTL_SECONDS)},
+            "open_shard": {"S": f"open#{zlib.crc32(record.call_id.encode()) % self._shards}"},
         }
         if record.fingerprint:
             item["fingerprint"] = {"S": record.fingerprint}
@@ -481,6 +615,11 @@ def _still_reserved_values(record: CallRecord) -> dict[str, Any]:
 
 def _reasons(exc: Any) -> list[str]:
     return [r.get("Code", "") for r in exc.response.get("CancellationReasons", [])]
+
+
+def _expiry() -> dict[str, str]:
+    """`expires_at` of a record that has just ended: its Idempotency-Key is kept for replay this long, then freed."""
+    return {"N": str(int(time.time()) + IDEMPOTENCY_TTL_SECONDS)}
 
 
 def _num(value: float) -> str:

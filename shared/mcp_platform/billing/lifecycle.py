@@ -36,6 +36,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from mcp_platform.billing.ledger import IdempotencyKey, Ledger
+from mcp_platform.observability import logger
 
 RECONCILE_REASON = "reconciled: no outcome by the call's deadline"
 STALE_REASON = "reconciled: a retry found the call past its deadline"
@@ -125,6 +126,19 @@ class CallExistsError(Exception):
         self.record = record
 
 
+class ChargeNotRecordedError(Exception):
+    """The price was taken but the call record could not be written: the call must not run.
+
+    `held` is what stays taken: 0 when the charge was given back at once, else its amount, which
+    the sweep gives back once the call's deadline has passed (the charge's journal says so).
+    """
+
+    def __init__(self, record: CallRecord, held: int) -> None:
+        super().__init__(f"charge {record.entry_id} not recorded; {held} credits held")
+        self.record = record
+        self.held = held
+
+
 class SweepDecision(StrEnum):
     SETTLE = "settle"
     REFUND = "refund"
@@ -142,6 +156,8 @@ class SweepReport:
     refunded: list[dict[str, Any]] = field(default_factory=list)
     settled: list[dict[str, Any]] = field(default_factory=list)
     left: list[dict[str, Any]] = field(default_factory=list)
+    failed: list[dict[str, Any]] = field(default_factory=list)
+    """Records this run could not decide (their resolver or write failed): logged, left for the next run."""
 
     def to_wire(self) -> dict[str, Any]:
         return {
@@ -149,6 +165,8 @@ class SweepReport:
             "refunded": self.refunded,
             "settled": self.settled,
             "left": self.left,
+            "failed": self.failed,
+            "failures": len(self.failed),
             "credits_returned": sum(r["amount"] for r in (*self.reversed, *self.refunded)),
         }
 
@@ -162,8 +180,9 @@ class CallLedger(Ledger, Protocol):
         Idempotent calls (`start.idempotency`) are keyed by the key: the record
         is claimed first, and only if it is absent or expired (`replaces=None`),
         or refunded at attempt `replaces`. Raises `CallExistsError` with the
-        record otherwise, and `InsufficientCreditsError` (nothing kept) when the
-        balance is short.
+        record otherwise, `InsufficientCreditsError` (nothing kept) when the
+        balance is short, and `ChargeNotRecordedError` when the charge was taken
+        but its record could not be written.
         """
         ...
 
@@ -224,11 +243,14 @@ class Calls:
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], None] = time.sleep,
         poll_seconds: float = 0.1,
+        resolver: Resolver | None = None,
     ) -> None:
+        """`resolver` decides an overdue record for the sweep and for a retry that finds one (default: refund)."""
         self.ledger = ledger
         self._clock = clock
         self._sleep = sleep
         self._poll = poll_seconds
+        self._resolver = resolver
 
     def reserve(self, start: CallStart, *, wait_until: float | None = None) -> CallRecord | Replay:
         """Charge and record a call, or replay it (see the module doc).
@@ -253,7 +275,11 @@ class Calls:
             if record.state is CallState.RESERVED:
                 if record.in_progress_until > self._clock():
                     raise CallInProgressError("a call with this Idempotency-Key is still running; retry shortly")
-                self.refund(record, STALE_REASON)
+                ended = self._end_overdue(record, self._resolver, STALE_REASON)
+                if ended is SweepDecision.SETTLE:
+                    return Replay(_kept_result(record))
+                if ended is SweepDecision.LEAVE:
+                    raise CallInProgressError("a call with this Idempotency-Key is still running; retry shortly")
             replaces = record.attempt
         raise CallInProgressError("this Idempotency-Key is being retried concurrently; retry shortly")
 
@@ -266,18 +292,40 @@ class Calls:
         return self.ledger.refund_call(record, reason)
 
     def sweep(self, resolver: Resolver | None = None, *, limit: int = 500) -> SweepReport:
-        """Reconcile: end every reservation past its deadline. Safe to run concurrently and repeatedly."""
+        """Reconcile: end every reservation past its deadline. Safe to run concurrently and repeatedly.
+
+        One record that fails (its resolver, its write) is logged and counted in `failed`; the run goes on.
+        """
         now = self._clock()
         report = SweepReport(reversed=[r.summary() for r in self.ledger.reverse_stranded(now)])
+        lists = {SweepDecision.SETTLE: report.settled, SweepDecision.REFUND: report.refunded}
         for record in self.ledger.overdue_calls(now, limit):
-            decision = resolver(record) if resolver else SweepDecision.REFUND
-            if decision is SweepDecision.SETTLE and record.charged and self.ledger.settle_call(record, None):
-                report.settled.append(record.summary())
-            elif decision is SweepDecision.LEAVE:
+            try:
+                ended = self._end_overdue(record, resolver or self._resolver, RECONCILE_REASON)
+            except Exception:
+                logger.exception("sweep: record not decided", extra=record.summary())
+                report.failed.append(record.summary())
+                continue
+            if ended is SweepDecision.LEAVE:
                 report.left.append(record.summary())
-            elif decision is not SweepDecision.SETTLE and self.ledger.refund_call(record, RECONCILE_REASON):
-                report.refunded.append(record.summary())
+            elif ended is not None:
+                lists[ended].append(record.summary())
         return report
+
+    def _end_overdue(self, record: CallRecord, resolver: Resolver | None, reason: str) -> SweepDecision | None:
+        """End a reservation past its deadline as `resolver` decides; what happened, None if another writer won.
+
+        The one rule for the sweep and for a retry that finds the record: a task that finished is settled
+        (its handle kept for retries), one still running is left, anything else refunded.
+        """
+        decision = resolver(record) if resolver else SweepDecision.REFUND
+        if decision is SweepDecision.LEAVE:
+            return decision
+        if decision is SweepDecision.SETTLE:
+            if record.charged and self.ledger.settle_call(record, _kept_result(record)):
+                return decision
+            return None
+        return SweepDecision.REFUND if self.ledger.refund_call(record, reason) else None
 
     def _await(self, record: CallRecord, wait_until: float | None) -> CallRecord:
         """Poll a running record until it ends, its deadline passes, or `wait_until`."""
@@ -291,6 +339,11 @@ class Calls:
                 return replace(record, state=CallState.REFUNDED)
             record = current
         return record
+
+
+def _kept_result(record: CallRecord) -> dict[str, Any] | None:
+    """What a record settled without its reply keeps for replay: a task's call, its task id (the handle)."""
+    return {"task_id": record.request_id} if record.origin == "task" and record.fingerprint else None
 
 
 def new_call_id() -> str:

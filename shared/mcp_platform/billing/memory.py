@@ -67,7 +67,7 @@ class MemoryLedger:
                 if existing := self._calls.get(call_id):
                     record, expires_at = existing
                     taken_over = replaces == record.attempt and record.state is CallState.REFUNDED
-                    if expires_at >= now and not taken_over:
+                    if record.state is CallState.RESERVED or (expires_at >= now and not taken_over):
                         raise CallExistsError(record)
             balance = self._balances.get(start.account_id, 0)
             if self._accounts.get_account(start.account_id) is None or balance < start.amount:

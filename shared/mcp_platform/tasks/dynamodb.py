@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from mcp_platform import aws
 from mcp_platform.tasks.model import TaskRecord, TaskStatus
 from mcp_platform.tasks.store import PayloadTooLargeError, decode_cursor, encode_cursor
 
@@ -25,6 +26,7 @@ INLINE_LIMIT = 190_000
 holds its reply and its result, so two payloads this large and the task's other attributes must fit in one
 item (DynamoDB stops at 400 KB); a result is about twice its reply (structuredContent and its JSON as text)."""
 BY_ACCOUNT = "by_account"
+_UNREPLIED = "AND attribute_not_exists(reply) AND attribute_not_exists(reply_ref)"
 
 
 class BlobStore(Protocol):
@@ -47,6 +49,17 @@ class S3Blobs:
     def get(self, key: str) -> bytes:
         body: bytes = self._s3.get_object(Bucket=self._bucket, Key=self._prefix + key)["Body"].read()
         return body
+
+
+def build_task_store(table: str, bucket: str, ddb: Any = None, s3: Any = None) -> DynamoTaskStore:
+    """The one way to build the deployment's task store (router, worker, sweep, `mcp-admin`).
+
+    With `bucket` (the staging bucket) replies over `INLINE_LIMIT` are kept and read there: a store built
+    without it finds them missing, and would fail and refund tasks that did reply. Clients default to the
+    container's shared ones.
+    """
+    blobs = S3Blobs(s3 or aws.client("s3"), bucket) if bucket else None
+    return DynamoTaskStore(ddb or aws.client("dynamodb"), table, blobs)
 
 
 class DynamoTaskStore:
@@ -121,6 +134,10 @@ class DynamoTaskStore:
     def set_message(self, task_id: str, message: str) -> bool:
         return self._update_working(task_id, "SET status_message = :m", {":m": {"S": message}}) is not None
 
+    def begin(self, task_id: str, message: str, ends_by: float) -> bool:
+        values = {":m": {"S": message}, ":end": {"N": repr(ends_by)}}
+        return self._update_working(task_id, "SET status_message = :m", values, "AND deadline >= :end") is not None
+
     def put_reply(self, task_id: str, reply: dict[str, Any]) -> bool:
         name, value = self._payload(task_id, "reply", reply)
         return (
@@ -128,14 +145,14 @@ class DynamoTaskStore:
                 task_id,
                 "SET #r = :r",
                 {":r": value},
-                "AND attribute_not_exists(reply) AND attribute_not_exists(reply_ref)",
+                _UNREPLIED,
                 {"#r": name},
             )
             is not None
         )
 
     def finish(
-        self, task_id: str, status: TaskStatus, result: dict[str, Any] | None, message: str
+        self, task_id: str, status: TaskStatus, result: dict[str, Any] | None, message: str, *, unreplied: bool = False
     ) -> TaskRecord | None:
         values: dict[str, Any] = {":s": {"S": str(status)}, ":m": {"S": message}}
         names: dict[str, str] = {}
@@ -143,7 +160,8 @@ class DynamoTaskStore:
         if result is not None:
             names["#res"], values[":res"] = self._payload(task_id, "result", result)
             expression += ", #res = :res"
-        item = self._update_working(task_id, expression, values, names=names)
+        condition = _UNREPLIED if unreplied else ""
+        item = self._update_working(task_id, expression, values, condition, names=names)
         return self._record(item) if item else None
 
     # -- helpers

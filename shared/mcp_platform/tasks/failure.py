@@ -79,7 +79,7 @@ def mark_failed(store: TaskStore, task_id: str, why: str) -> TaskRecord | None:
     task = store.get(task_id)
     if task is None or task.reply is not None:
         return None  # gone, or it did reply: concluding that reply is the router's (or the sweep's)
-    failed = store.finish(task_id, TaskStatus.FAILED, unreplied_result(task, why), why)
+    failed = store.finish(task_id, TaskStatus.FAILED, unreplied_result(task, why), why, unreplied=True)
     if failed is not None:
         logger.info("task failed", extra={"task_id": task_id, "why": why})
     return failed

@@ -53,6 +53,12 @@ class MemoryTaskStore:
     def set_message(self, task_id: str, message: str) -> bool:
         return self._update_working(task_id, lambda t: t.with_changes(status_message=message)) is not None
 
+    def begin(self, task_id: str, message: str, ends_by: float) -> bool:
+        def change(task: TaskRecord) -> TaskRecord | None:
+            return task.with_changes(status_message=message) if ends_by <= task.deadline else None
+
+        return self._update_working(task_id, change) is not None
+
     def put_reply(self, task_id: str, reply: dict[str, Any]) -> bool:
         def change(task: TaskRecord) -> TaskRecord | None:
             return None if task.reply is not None else task.with_changes(reply=reply)
@@ -60,11 +66,14 @@ class MemoryTaskStore:
         return self._update_working(task_id, change) is not None
 
     def finish(
-        self, task_id: str, status: TaskStatus, result: dict[str, Any] | None, message: str
+        self, task_id: str, status: TaskStatus, result: dict[str, Any] | None, message: str, *, unreplied: bool = False
     ) -> TaskRecord | None:
-        return self._update_working(
-            task_id, lambda t: t.with_changes(status=status, result=result, status_message=message)
-        )
+        def change(task: TaskRecord) -> TaskRecord | None:
+            if unreplied and task.reply is not None:
+                return None
+            return task.with_changes(status=status, result=result, status_message=message)
+
+        return self._update_working(task_id, change)
 
     def _update_working(self, task_id: str, change: Callable[[TaskRecord], TaskRecord | None]) -> TaskRecord | None:
         with self._lock:

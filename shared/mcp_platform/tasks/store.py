@@ -45,6 +45,14 @@ class TaskStore(Protocol):
         """Progress: a new status message while working. False when the task is no longer working."""
         ...
 
+    def begin(self, task_id: str, message: str, ends_by: float) -> bool:
+        """The worker's start: `set_message`, only if a run ending by `ends_by` (epoch s) ends by the deadline.
+
+        False: the task is over, or its event waited in the queue too long for a whole run; it never runs,
+        and the router or the sweep fails and refunds it at its deadline, as for a task that never replied.
+        """
+        ...
+
     def put_reply(self, task_id: str, reply: dict[str, Any]) -> bool:
         """The worker's raw reply, once, while working. False when cancelled/concluded (the reply is dropped).
 
@@ -53,9 +61,12 @@ class TaskStore(Protocol):
         ...
 
     def finish(
-        self, task_id: str, status: TaskStatus, result: dict[str, Any] | None, message: str
+        self, task_id: str, status: TaskStatus, result: dict[str, Any] | None, message: str, *, unreplied: bool = False
     ) -> TaskRecord | None:
-        """Move a working task to a terminal status; the updated task, or None when another writer won."""
+        """Move a working task to a terminal status; the updated task, or None when another writer won.
+
+        `unreplied`: only while no reply is in (failing a task that never replied must lose to a late reply).
+        """
         ...
 
 

@@ -30,8 +30,11 @@ def task_resolver(store: TaskStore) -> Resolver:
         if task is None or task.account_id != record.account_id:
             return SweepDecision.REFUND
         if task.status is TaskStatus.WORKING and task.reply is None:
-            mark_failed(store, task.task_id, NEVER_REPORTED)
-            return SweepDecision.REFUND
+            if mark_failed(store, task.task_id, NEVER_REPORTED) is not None:
+                return SweepDecision.REFUND
+            task = store.get(record.request_id)  # a reply (or another ending) landed meanwhile: decide by it
+            if task is None:
+                return SweepDecision.REFUND
         if task.status is TaskStatus.COMPLETED and task.result is not None:
             charged = task.result.get("structuredContent", {}).get("credits_charged", 0)
             return SweepDecision.SETTLE if charged else SweepDecision.REFUND

@@ -14,10 +14,9 @@ import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform import aws
 from mcp_platform.observability import logger
 from mcp_platform.settings import FunctionSettings, SettingsError, TaskSettings
-from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
+from mcp_platform.tasks.dynamodb import build_task_store
 from mcp_platform.tasks.failure import too_large_reply
 from mcp_platform.tasks.model import TaskStatus
 from mcp_platform.tasks.store import PayloadTooLargeError
@@ -38,8 +37,7 @@ def task_store(settings: FunctionSettings) -> TaskStore:
 
 @cache
 def _store(table: str, bucket: str) -> TaskStore:
-    blobs = S3Blobs(aws.client("s3"), bucket) if bucket else None
-    return DynamoTaskStore(aws.client("dynamodb"), table, blobs)
+    return build_task_store(table, bucket)
 
 
 PROBE_EVERY_S = 5.0
@@ -62,11 +60,20 @@ def cancel_probe(
     return cancelled
 
 
-def run_task(request: ServiceRequest, run: Callable[[], ServiceReply], store: TaskStore) -> dict[str, Any]:
-    """Run one task's tool (`run`) and store its reply; the Lambda's return value is informational only."""
+def run_task(
+    request: ServiceRequest, run: Callable[[], ServiceReply], store: TaskStore, ends_by: float
+) -> dict[str, Any]:
+    """Run one task's tool (`run`) and store its reply; the Lambda's return value is informational only.
+
+    `ends_by` (epoch s) is when this worker stops at the latest (its Lambda's remaining time): a task whose
+    deadline comes first (its event waited in the queue too long) is not started, so the router and the
+    sweep, which fail a task without a reply at its deadline, never fail one still running.
+    """
     task_id = request.task_id or ""
-    if not store.set_message(task_id, f"{request.tool} is running"):
-        logger.info("task not started: no longer working", extra={"task_id": task_id})
+    if not store.begin(task_id, f"{request.tool} is running", ends_by):
+        logger.info(
+            "task not started: no longer working, or too late to end by its deadline", extra={"task_id": task_id}
+        )
         return {"task_id": task_id, "ran": False}
     reply = run()
     try:

@@ -60,6 +60,19 @@ def allowed_ports() -> frozenset[int]:
     return STANDARD_PORTS | {int(p) for p in extra if p.isdigit() and 0 < int(p) < 65536}
 
 
+def port_refusal(port: int, host: str) -> str | None:
+    """Why a URL to `host` may not use `port` (fetch's rule, also the shot proxy's), or None when it may.
+
+    The test-only loopback switch frees the port of a name (tests point names at local servers) or a
+    loopback address, never of another IP address.
+    """
+    literal = parse_ip_literal(host)
+    if port in allowed_ports() or (loopback_allowed() and (literal is None or literal.is_loopback)):
+        return None
+    ports = ", ".join(str(p) for p in sorted(allowed_ports()))
+    return f"port {port} is not allowed; use the scheme's default port or one of {ports}"
+
+
 def forbidden_reason(ip: IPAddress) -> str | None:
     """Why `ip` may not be fetched, or None when it is a public address.
 
@@ -161,9 +174,8 @@ def check_url(url: str) -> str:
         raise BlockedAddressError("url: credentials (user:password@) in the URL are not allowed")
     if (ip := parse_ip_literal(host)) is not None:
         check_address(ip, host)
-    if port is not None and port not in allowed_ports() and not loopback_allowed():
-        ports = ", ".join(str(p) for p in sorted(allowed_ports()))
-        raise BlockedAddressError(f"url: port {port} is not allowed; use the scheme's default port or one of {ports}")
+    if port is not None and (refusal := port_refusal(port, host)):
+        raise BlockedAddressError(f"url: {refusal}")
     return url
 
 

@@ -1,0 +1,21 @@
+"""bench/capacity.py counts what the billing docs quote (docs/billing-faults.md, capacity figures)."""
+
+from __future__ import annotations
+
+import importlib.util
+
+from tests.conftest import ROOT
+
+
+def test_the_capacity_figures_hold() -> None:
+    spec = importlib.util.spec_from_file_location("capacity", ROOT / "bench" / "capacity.py")
+    assert spec is not None and spec.loader is not None
+    capacity = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(capacity)
+    figures = capacity.measure()
+    billed = figures["billed"]["units"]
+    assert billed["open index shard"] == 2 and billed["account"] == 3  # debit 1 + journal removal in a transaction 2
+    assert figures["free"]["units"] == {"rate counter": 1}
+    assert "open index shard" not in figures["replay"]["units"]
+    ceilings = capacity.ceilings(figures, shards=32)
+    assert ceilings["billed"] == {"per_account": 333, "per_open_shard": 500, "platform": 13_333}
