@@ -1,0 +1,118 @@
+"""Discovery benchmark: what `tools/list` costs an agent per profile, and how well `tools_search` finds tools.
+
+    python bench/discovery.py              # all figures
+    python bench/discovery.py --misses     # also print the dev half's misses (what tuning looks at)
+
+Figures:
+  bytes   - `tools/list` (legacy era, one page) as JSON bytes, and estimated tokens (bytes / 4),
+            for the full catalogue, `?profile=discover` and a few `?services=` profiles
+  search  - top-1 / top-3 over the tasks in tests/fixtures/discovery/tasks.jsonl, split in two fixed
+            halves by a hash of the query (dev: what the vocabulary was tuned on; held-out: not looked
+            at while tuning), and over tasks_late.jsonl (written after tuning, never tuned on), for
+            plain BM25 (names, descriptions, parameters; no vocabulary) and for the ranking served
+  latency - p50 / p99 of one query over the whole catalogue (every task, 20 rounds)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "shared"), str(ROOT / "functions" / "router")]
+
+from mcp_platform.registry import load_registry
+from mcp_platform.tool_search import ToolIndex
+
+FIXTURES = ROOT / "tests" / "fixtures" / "discovery"
+TASKS = FIXTURES / "tasks.jsonl"
+LATE_TASKS = FIXTURES / "tasks_late.jsonl"
+"""Written after the vocabulary was tuned, and never tuned on: a second held-out set."""
+PLAIN_WEIGHTS = {"name": 1.0, "description": 1.0, "parameters": 1.0}
+
+
+@dataclass(frozen=True)
+class Task:
+    query: str
+    tool: str
+    style: str
+
+    @property
+    def held_out(self) -> bool:
+        """Fixed split: half of the tasks, by a hash of the query, are never looked at while tuning."""
+        return hashlib.sha256(self.query.encode()).digest()[0] % 2 == 1
+
+
+def load_tasks(path: Path = TASKS) -> list[Task]:
+    return [Task(**orjson.loads(line)) for line in path.read_text().splitlines() if line.strip()]
+
+
+def accuracy(index: ToolIndex, tasks: list[Task]) -> tuple[float, float, list[tuple[Task, list[str]]]]:
+    """Top-1 and top-3 shares, and the misses (task, top 3 names) outside the top 3."""
+    top1 = top3 = 0
+    misses = []
+    for task in tasks:
+        names = [hit.spec.name for hit in index.search(task.query, limit=3)]
+        top1 += names[:1] == [task.tool]
+        top3 += task.tool in names
+        if task.tool not in names:
+            misses.append((task, names))
+    n = max(1, len(tasks))
+    return top1 / n, top3 / n, misses
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--misses", action="store_true", help="print the dev half's misses")
+    args = parser.parse_args()
+    registry = load_registry()
+    tasks = load_tasks()
+    dev = [t for t in tasks if not t.held_out]
+    held = [t for t in tasks if t.held_out]
+    late = load_tasks(LATE_TASKS)
+    if unknown := sorted({t.tool for t in [*tasks, *late]} - {s.name for s in registry}):
+        raise SystemExit(f"tasks name unknown tools: {unknown}")
+
+    print("== tools/list per profile")
+    for profile, size in list_sizes(registry):
+        print(f"  {profile:32s} {size:8d} bytes  ~{size // 4:6d} tokens")
+
+    print(f"== search accuracy ({len(tasks)} tasks: {len(dev)} dev, {len(held)} held-out; {len(late)} late)")
+    plain = ToolIndex(registry, registry.descriptions, weights=PLAIN_WEIGHTS, vocabulary={})
+    served = ToolIndex(registry, registry.descriptions)
+    for label, index in (("plain BM25", plain), ("served", served)):
+        for half, subset in (("dev", dev), ("held-out", held), ("late", late)):
+            top1, top3, _ = accuracy(index, subset)
+            print(f"  {label:11s} {half:9s} top-1 {top1:.3f}  top-3 {top3:.3f}")
+    if args.misses:
+        _, _, misses = accuracy(served, dev)
+        for task, names in misses:
+            print(f"  miss: {task.query!r} → want {task.tool}, got {names}")
+
+    print("== latency (served index, whole catalogue)")
+    timings = []
+    for _ in range(20):
+        for task in tasks:
+            started = time.perf_counter()
+            served.search(task.query, limit=5)
+            timings.append((time.perf_counter() - started) * 1000)
+    timings.sort()
+    p99 = timings[int(len(timings) * 0.99) - 1]
+    print(f"  p50 {statistics.median(timings):.2f} ms  p99 {p99:.2f} ms  ({len(timings)} queries)")
+    return 0
+
+
+def list_sizes(registry: object) -> list[tuple[str, int]]:
+    """Bytes of `tools/list` per profile, measured through the router (filled in with profiles)."""
+    return []
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
