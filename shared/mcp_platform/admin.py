@@ -51,13 +51,16 @@ class AccountAdmin:
         """Grant the welcome credits; returns the balance."""
         return self.ledger.grant(account_id, credits, "welcome credits") if credits else 0
 
-    def issue_key(self, account_id: str, key: str | None = None) -> str:
-        """Store a new key's hash and return the key itself; it is never retrievable again."""
+    def issue_key(self, account_id: str, key: str | None = None, profile: str | None = None) -> str:
+        """Store a new key's hash and return the key itself; it is never retrievable again.
+
+        `profile` is the key's default connection profile in URL-query form (`profile=discover`).
+        """
         self.account(account_id)
         key = key or generate_key()
         if not is_well_formed(key):
             raise AdminError("an API key is mcp_ followed by 43 URL-safe characters")
-        self.store.put_key(ApiKeyRecord(hash_key(key), account_id, display_prefix(key), now_iso()))
+        self.store.put_key(ApiKeyRecord(hash_key(key), account_id, display_prefix(key), now_iso(), profile=profile))
         return key
 
     def revoke_key(self, key_or_id: str) -> None:

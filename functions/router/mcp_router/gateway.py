@@ -37,6 +37,7 @@ from mcp_router.credits import CreditResources
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
+from mcp_router.profiles import connection_profile
 from mcp_router.registration import PATH as REGISTER_PATH
 from mcp_router.registration import Registrar
 from mcp_router.task_wiring import task_methods
@@ -196,6 +197,7 @@ class Gateway:
     def _rpc(self, request: HttpRequest, body: Any, principal: Principal) -> HttpResponse:
         try:
             _version, modern = protocol_era(request)
+            profile = connection_profile(request.query, principal.profile, self._deps.registry)
         except JsonRpcError as exc:
             return HttpResponse.rpc_error(400, exc, _request_id_of(body))
         request_id = new_request_id()
@@ -213,7 +215,13 @@ class Gateway:
                 (
                     m,
                     Exchange(
-                        principal, False, f"{request_id}-{i}", rpc_id, deadline, _member_scope(idempotency, rpc_id)
+                        principal,
+                        False,
+                        f"{request_id}-{i}",
+                        rpc_id,
+                        deadline,
+                        _member_scope(idempotency, rpc_id),
+                        profile,
                     ),
                 )
                 for i, m in enumerate(body)
@@ -222,7 +230,7 @@ class Gateway:
             replies = list(self._pool.map(lambda pair: self._member(request, *pair), members))
             answers = [reply for reply, _status in replies if reply is not None]
             return HttpResponse.json(answers) if answers else HttpResponse(202)
-        exchange = Exchange(principal, modern, request_id, _request_id_of(body), deadline, idempotency)
+        exchange = Exchange(principal, modern, request_id, _request_id_of(body), deadline, idempotency, profile)
         reply, status = self._message(request, body, exchange)
         return HttpResponse(202) if reply is None else HttpResponse.json(reply, status)
 
