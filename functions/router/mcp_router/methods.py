@@ -14,18 +14,19 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from mcp_platform import docs
+from mcp_platform.discovery import PLATFORM_ICON, icon
 from mcp_platform.errors import ToolError
 from mcp_platform.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, JsonRpcError
 from mcp_platform.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS, SERVER_INFO_META
 from mcp_router import credits
 from mcp_router.calls import CallContext, ToolCaller
-from mcp_router.meta_tools import TOOLS_CALL, TOOLS_SEARCH, MetaTools, refused, unwrap
+from mcp_router.meta_tools import META_TOOLS, TOOLS_CALL, TOOLS_SEARCH, MetaTools, refused, unwrap
 from mcp_router.pagination import page
 from mcp_router.profiles import ALL
 from mcp_router.task_methods import LEGACY_CAPABILITY, MODERN_CAPABILITY
 
 if TYPE_CHECKING:
-    from mcp_platform.registry import Registry
+    from mcp_platform.registry import Registry, ToolSpec
     from mcp_router.auth import Principal
     from mcp_router.credits import CreditResources
     from mcp_router.profiles import Profile
@@ -138,7 +139,7 @@ class Methods:
         callable_tools = [] if ex.profile.discover else [s for s in self._registry if self._caller.callable(s, ctx)]
         listed = [*callable_tools, *self._meta.listed(ex.profile)]
         tools, next_cursor = page(listed, params.get("cursor"), self._settings.tools_page_size)
-        result: dict[str, Any] = {"tools": [spec.to_wire() for spec in tools]}
+        result: dict[str, Any] = {"tools": [self._wire(spec) for spec in tools]}
         if next_cursor:
             result["nextCursor"] = next_cursor
         return self._cacheable(ex, result, LIST_TTL_MS, "private")
@@ -155,6 +156,13 @@ class Methods:
         if self._tasks is not None and (task := self._tasks.start(ex, ctx, self._caller.tool(ctx, params), params)):
             return task
         return self._caller.call(ctx, params)
+
+    def _wire(self, spec: ToolSpec) -> dict[str, Any]:
+        """A tool as listed: with its service's icon (2025-11-25 `icons`) when the public URL is known."""
+        if not self._settings.public_url:
+            return spec.to_wire()
+        service = PLATFORM_ICON if spec.name in META_TOOLS else spec.service
+        return {**spec.to_wire(), "icons": [icon(self._settings.public_url, service)]}
 
     @staticmethod
     def _context(ex: Exchange) -> CallContext:
