@@ -28,7 +28,7 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "shared"), str(ROOT / "functions" / "router")]
 
-from mcp_platform.registry import load_registry
+from mcp_platform.registry import Registry, load_registry
 from mcp_platform.tool_search import ToolIndex
 
 FIXTURES = ROOT / "tests" / "fixtures" / "discovery"
@@ -109,9 +109,48 @@ def main() -> int:
     return 0
 
 
-def list_sizes(registry: object) -> list[tuple[str, int]]:
-    """Bytes of `tools/list` per profile, measured through the router (filled in with profiles)."""
-    return []
+LIST_PROFILES = ("", "profile=discover", "services=geo", "services=geo,fetch", "tools=fetch,search_web")
+"""What `bytes` measures: the whole catalogue, discover, and a few narrowed connections."""
+
+
+def list_sizes(registry: Registry) -> list[tuple[str, int]]:
+    """Bytes of the `tools/list` result per profile, through the router's gateway (in-memory stores).
+
+    With PUBLIC_URL set (as in `make dev` and a configured stack), so each tool carries its icon.
+    """
+    from mcp_platform.admin import AccountAdmin
+    from mcp_platform.auth.memory import MemoryAccountStore
+    from mcp_platform.billing.memory import MemoryLedger
+    from mcp_platform.ratelimit.limiter import MemoryRateLimiter
+    from mcp_router.auth import KeyAuthenticator
+    from mcp_router.gateway import Dependencies, Gateway
+    from mcp_router.http import HttpRequest
+    from mcp_router.settings import RouterSettings
+
+    store = MemoryAccountStore()
+    ledger = MemoryLedger(store)
+    admin = AccountAdmin(store, ledger)
+    admin.create_account("bench", frozenset(registry.services), 0, account_id="acct_bench")
+    key = admin.issue_key("acct_bench")
+    settings = RouterSettings(public_url="https://api.example.com")
+    deps = Dependencies(registry, KeyAuthenticator(store, 60), ledger, MemoryRateLimiter(), _NoInvoker(), settings)
+    gateway = Gateway(deps)
+    headers = {"content-type": "application/json", "accept": "application/json", "authorization": f"Bearer {key}"}
+    request = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    sizes = []
+    for query in LIST_PROFILES:
+        response = gateway.handle(HttpRequest("POST", "/mcp", headers, request, query=query))
+        reply = orjson.loads(response.body)
+        assert "result" in reply, reply
+        result = reply["result"]
+        assert "nextCursor" not in result, "one page holds the whole list"
+        sizes.append((f"?{query}" if query else "(all tools)", len(orjson.dumps(result))))
+    return sizes
+
+
+class _NoInvoker:
+    def invoke(self, service: str, request: object, *, timeout_s: float | None = None) -> object:
+        raise AssertionError("tools/list invokes nothing")
 
 
 if __name__ == "__main__":

@@ -83,44 +83,45 @@ class ToolIndex:
     ) -> None:
         """`weights` and `vocabulary` are the ranking's; the benchmark passes plain ones to measure BM25 alone."""
         self._specs = list(specs)
-        self._weights = {f: w for f, w in weights.items() if w}
         self._vocabulary = vocabulary
+        weights = {f: w for f, w in weights.items() if w}
         fields = [_fields(spec, service_descriptions.get(spec.service, "")) for spec in self._specs]
-        self._average = {f: sum(len(d[f]) for d in fields) / max(1, len(fields)) or 1.0 for f in self._weights}
-        self._docs: list[dict[str, Counter[str]]] = [{f: Counter(d[f]) for f in self._weights} for d in fields]
-        self._lengths = [{f: len(d[f]) for f in self._weights} for d in fields]
-        frequency: Counter[str] = Counter()
-        for doc in self._docs:
-            frequency.update({term for counts in doc.values() for term in counts})
-        n = len(self._docs)
-        self._idf = {t: math.log(1 + (n - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+        average = {f: sum(len(d[f]) for d in fields) / max(1, len(fields)) or 1.0 for f in weights}
+        # Each term's BM25F score in each tool that has it, computed once: a query only adds them up.
+        weighted: dict[str, dict[int, float]] = {}
+        for i, doc in enumerate(fields):
+            for f, weight in weights.items():
+                norm = 1 - _B + _B * len(doc[f]) / average[f]
+                for term, count in Counter(doc[f]).items():
+                    postings = weighted.setdefault(term, {})
+                    postings[i] = postings.get(i, 0.0) + weight * count / norm
+        n = len(self._specs)
+        self._postings = {
+            term: {i: _idf(n, len(tfs)) * tf * (_K1 + 1) / (tf + _K1) for i, tf in tfs.items()}
+            for term, tfs in weighted.items()
+        }
 
     def search(self, query: str, limit: int = 5, allowed: frozenset[str] | None = None) -> list[Hit]:
         """The `limit` best tools for `query` (ties in catalogue order), among `allowed` names when given."""
-        terms = query_terms(query, self._vocabulary)
         status_asked = bool(_STATUS_WORDS & set(words(query)))
+        scores: dict[int, float] = {}
+        for term, weight in query_terms(query, self._vocabulary).items():
+            for i, score in self._postings.get(term, {}).items():
+                scores[i] = scores.get(i, 0.0) + weight * score
         hits = []
-        for spec, doc, lengths in zip(self._specs, self._docs, self._lengths, strict=True):
+        for i in sorted(scores):  # catalogue order, so that a stable sort keeps it among equal scores
+            spec, score = self._specs[i], scores[i]
             if allowed is not None and spec.name not in allowed:
                 continue
-            score = sum(weight * self._term_score(term, doc, lengths) for term, weight in terms.items())
-            if score > 0:
-                if spec.name.endswith("_status") and not status_asked:
-                    score *= STATUS_PENALTY
-                hits.append(Hit(spec, round(score, 4)))
-        hits.sort(key=lambda h: -h.score)  # stable: equal scores keep catalogue order
+            if spec.name.endswith("_status") and not status_asked:
+                score *= STATUS_PENALTY
+            hits.append(Hit(spec, round(score, 4)))
+        hits.sort(key=lambda h: -h.score)
         return hits[:limit]
 
-    def _term_score(self, term: str, doc: dict[str, Counter[str]], lengths: dict[str, int]) -> float:
-        idf = self._idf.get(term)
-        if idf is None:
-            return 0.0
-        tf = sum(
-            weight * doc[f][term] / (1 - _B + _B * lengths[f] / self._average[f])
-            for f, weight in self._weights.items()
-            if doc[f][term]
-        )
-        return idf * tf * (_K1 + 1) / (tf + _K1)
+
+def _idf(n: int, df: int) -> float:
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
 def query_terms(query: str, vocabulary: Mapping[str, tuple[str, ...]] = EXPANSIONS) -> dict[str, float]:
