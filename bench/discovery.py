@@ -16,11 +16,9 @@ Figures:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import statistics
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
@@ -30,42 +28,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "shared"), str(ROOT / "functions" / "route
 
 from mcp_platform.registry import Registry, load_registry
 from mcp_platform.tool_search import ToolIndex
+from tests.support.discovery_tasks import LATE_TASKS, accuracy, load_tasks
 
-FIXTURES = ROOT / "tests" / "fixtures" / "discovery"
-TASKS = FIXTURES / "tasks.jsonl"
-LATE_TASKS = FIXTURES / "tasks_late.jsonl"
-"""Written after the vocabulary was tuned, and never tuned on: a second held-out set."""
 PLAIN_WEIGHTS = {"name": 1.0, "description": 1.0, "parameters": 1.0}
-
-
-@dataclass(frozen=True)
-class Task:
-    query: str
-    tool: str
-    style: str
-
-    @property
-    def held_out(self) -> bool:
-        """Fixed split: half of the tasks, by a hash of the query, are never looked at while tuning."""
-        return hashlib.sha256(self.query.encode()).digest()[0] % 2 == 1
-
-
-def load_tasks(path: Path = TASKS) -> list[Task]:
-    return [Task(**orjson.loads(line)) for line in path.read_text().splitlines() if line.strip()]
-
-
-def accuracy(index: ToolIndex, tasks: list[Task]) -> tuple[float, float, list[tuple[Task, list[str]]]]:
-    """Top-1 and top-3 shares, and the misses (task, top 3 names) outside the top 3."""
-    top1 = top3 = 0
-    misses = []
-    for task in tasks:
-        names = [hit.spec.name for hit in index.search(task.query, limit=3)]
-        top1 += names[:1] == [task.tool]
-        top3 += task.tool in names
-        if task.tool not in names:
-            misses.append((task, names))
-    n = max(1, len(tasks))
-    return top1 / n, top3 / n, misses
 
 
 def main() -> int:
