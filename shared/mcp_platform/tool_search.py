@@ -36,7 +36,8 @@ STATUS_PENALTY = 0.5
 _K1 = 1.2
 _B = 0.6
 _WORD = re.compile(r"[a-z0-9]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_SENTENCE_END = re.compile(r"(?<!e\.g\.)(?<!i\.e\.)(?<!incl\.)(?<=[.!?])\s+(?=[A-Z`])")
+"""A sentence ends at . ! or ? before a capital, but not after e.g., i.e. or incl."""
 _STATUS_WORDS = frozenset({"status", "health", "healthy", "version", "engine", "backend", "provider", "loaded"})
 
 

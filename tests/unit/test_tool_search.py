@@ -60,3 +60,4 @@ def test_words_and_expansions() -> None:
     terms = query_terms("how far is Paris from Berlin?")
     assert terms["pari"] == 1.0 and 0 < terms["distance"] < 1
     assert summary("Does one thing. Then more.") == "Does one thing."
+    assert summary("Cuts (e.g. IT.03) and incl. Latin. Then more.") == "Cuts (e.g. IT.03) and incl. Latin."
