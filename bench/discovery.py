@@ -1,7 +1,7 @@
 """Discovery benchmark: what `tools/list` costs an agent per profile, and how well `tools_search` finds tools.
 
     python bench/discovery.py              # all figures
-    python bench/discovery.py --misses     # also print the dev half's misses (what tuning looks at)
+    python bench/discovery.py --misses dev         # also print one set's misses (tune on dev only)
 
 Figures:
   bytes   - `tools/list` (legacy era, one page) as JSON bytes, and estimated tokens (bytes / 4),
@@ -35,7 +35,7 @@ PLAIN_WEIGHTS = {"name": 1.0, "description": 1.0, "parameters": 1.0}
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--misses", action="store_true", help="print the dev half's misses")
+    parser.add_argument("--misses", choices=["dev", "held-out", "late"], help="print this set's misses")
     args = parser.parse_args()
     registry = load_registry()
     tasks = load_tasks()
@@ -57,7 +57,7 @@ def main() -> int:
             top1, top3, _ = accuracy(index, subset)
             print(f"  {label:11s} {half:9s} top-1 {top1:.3f}  top-3 {top3:.3f}")
     if args.misses:
-        _, _, misses = accuracy(served, dev)
+        _, _, misses = accuracy(served, {"dev": dev, "held-out": held, "late": late}[args.misses])
         for task, names in misses:
             print(f"  miss: {task.query!r} → want {task.tool}, got {names}")
 
