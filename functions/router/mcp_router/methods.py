@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from mcp_router.task_methods import TaskMethods
 
 INSTRUCTIONS = (
-    "Tools are grouped by service (<service>_<verb>). Each tool's description says what it costs in credits; "
+    "Tools are grouped by service (<service>_<verb>); tools_search finds the right one for a task described in "
+    "plain words. Each tool's description says what it costs in credits; "
     "*_status tools and hello_ping are free, and failed calls are never charged. Billed results carry "
     "credits_charged and credits_balance. Read docs://catalog for every tool and price, docs://errors for "
     "error codes and which are worth retrying, docs://<service>/payload for a service's exact contracts, "
