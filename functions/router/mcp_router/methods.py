@@ -149,6 +149,8 @@ class Methods:
         ctx = self._context(ex)
         try:
             if params.get("name") == TOOLS_SEARCH.name:
+                if self._tasks is not None:  # refuses params.task, as for every tool that runs only synchronously
+                    self._tasks.start(ex, ctx, TOOLS_SEARCH, params)
                 return self._meta.search(ctx, params.get("arguments"))
             if params.get("name") == TOOLS_CALL.name:
                 params = unwrap(params)  # from here on, exactly the tools/call it stands for
