@@ -10,6 +10,7 @@ Figures:
             halves by a hash of the query (dev: what the vocabulary was tuned on; held-out: not looked
             at while tuning), and over tasks_late.jsonl (written after tuning, never tuned on), for
             plain BM25 (names, descriptions, parameters; no vocabulary) and for the ranking served
+  per service - top-1 / top-3 of each service's held-out and late tasks
   latency - p50 / p99 of one query over the whole catalogue (every task, 20 rounds)
 """
 
@@ -56,6 +57,17 @@ def main() -> int:
         for half, subset in (("dev", dev), ("held-out", held), ("late", late)):
             top1, top3, _ = accuracy(index, subset)
             print(f"  {label:11s} {half:9s} top-1 {top1:.3f}  top-3 {top3:.3f}")
+    print("== per service, held-out and late tasks together (served): top-1 / top-3 (tasks)")
+    unseen = [*held, *late]
+    service_of = {spec.name: spec.service for spec in registry}
+    rows = []
+    for service in registry.services:
+        subset = [t for t in unseen if service_of[t.tool] == service]
+        if subset:
+            top1, top3, _ = accuracy(served, subset)
+            rows.append(f"{service} {top1:.2f}/{top3:.2f} ({len(subset)})")
+    for i in range(0, len(rows), 4):
+        print("  " + "   ".join(f"{row:26s}" for row in rows[i : i + 4]).rstrip())
     if args.misses:
         _, _, misses = accuracy(served, {"dev": dev, "held-out": held, "late": late}[args.misses])
         for task, names in misses:
