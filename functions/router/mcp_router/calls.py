@@ -102,8 +102,8 @@ class ToolCaller:
         if not ctx.profile.allows(spec):
             raise JsonRpcError(
                 INVALID_PARAMS,
-                f"Tool {name} is not available on this connection ({ctx.profile.describe()}): "
-                "connect without that URL query (or widen it) to use it",
+                f"Tool {name} is not available on this connection ({ctx.profile.describe()}): its profile, "
+                "from the URL or the key's default, leaves it out; nothing was charged",
                 data={"tool": name, "profile": ctx.profile.describe()},
             )
         return spec
