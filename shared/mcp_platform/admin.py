@@ -60,6 +60,8 @@ class AccountAdmin:
         key = key or generate_key()
         if not is_well_formed(key):
             raise AdminError("an API key is mcp_ followed by 43 URL-safe characters")
+        if profile:
+            _check_profile(profile)
         self.store.put_key(ApiKeyRecord(hash_key(key), account_id, display_prefix(key), now_iso(), profile=profile))
         return key
 
@@ -170,3 +172,15 @@ class SignupDesk:
         ident = invite_id(code_or_id) if code_or_id.startswith(INVITE_PREFIX) else code_or_id
         if not self.signups.revoke_invite(ident):
             raise AdminError("no such invite")
+
+
+def _check_profile(profile: str) -> None:
+    """A key's default profile must parse as the router will parse it, or every request with the key fails."""
+    from mcp_platform.jsonrpc import JsonRpcError
+    from mcp_platform.profiles import parse_profile
+    from mcp_platform.registry import load_registry
+
+    try:
+        parse_profile(profile, load_registry())
+    except JsonRpcError as exc:
+        raise AdminError(f"profile {profile!r}: {exc.message}") from None

@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 import pytest
 
+from mcp_platform.admin import AdminError
 from mcp_platform.jsonrpc import INVALID_PARAMS, INVALID_REQUEST
 from mcp_platform.tasks.memory import MemoryTaskStore
 from mcp_router.settings import RouterSettings
@@ -125,15 +126,17 @@ def test_tools_call_cannot_reach_outside_the_profile_either() -> None:
 
 
 def test_a_keys_default_profile_applies_and_the_url_only_narrows_it() -> None:
-    plat, _ = _platform()
-    key = plat.admin.issue_key(plat.account_id, profile="services=zeta,hello")
-    assert _names(plat.rpc("tools/list", key=key)) == ["hello_ping", "zeta_one", "zeta_two", "tools_search"]
-    narrowed = plat.rpc("tools/list", key=key, query="services=zeta")
-    assert _names(narrowed) == ["zeta_one", "zeta_two", "tools_search"]
-    widened = plat.rpc("tools/list", key=key, query="services=fake,zeta")
-    assert _names(widened) == ["zeta_one", "zeta_two", "tools_search"], "the URL never widens the key's profile"
+    plat = platform(services={"hello", "qr", "pdf"})  # the real registry: keys are checked against it
+
+    def listed(key: str, query: str = "") -> set[str]:
+        return {name.split("_")[0] for name in _names(plat.rpc("tools/list", key=key, query=query))}
+
+    key = plat.admin.issue_key(plat.account_id, profile="services=qr,hello")
+    assert listed(key) == {"hello", "qr", "tools"}
+    assert listed(key, "services=qr") == {"qr", "tools"}
+    assert listed(key, "services=pdf,qr") == {"qr", "tools"}, "the URL never widens the key's profile"
     discover = plat.admin.issue_key(plat.account_id, profile="profile=discover")
-    assert _names(plat.rpc("tools/list", key=discover, query="services=zeta")) == ["tools_search", "tools_call"]
+    assert _names(plat.rpc("tools/list", key=discover, query="services=qr")) == ["tools_search", "tools_call"]
 
 
 # -- tools_search
@@ -222,3 +225,9 @@ def test_the_discover_profile_costs_under_4_kib_on_the_real_catalogue() -> None:
         assert len(orjson.dumps(result["tools"])) <= 4096
     found = plat.call("tools_search", {"query": "what is the capital of Australia?", "limit": 3})
     assert "geo_country_capital" in [hit["name"] for hit in found["structuredContent"]["results"]]
+
+
+def test_a_key_cannot_be_issued_with_a_profile_the_router_would_refuse() -> None:
+    plat, _ = _platform()
+    with pytest.raises(AdminError, match="nope"):
+        plat.admin.issue_key(plat.account_id, profile="services=nope")

@@ -32,8 +32,8 @@ from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 from mcp_platform.mcp import tool_result
 from mcp_platform.observability import logger
+from mcp_platform.profiles import ALL
 from mcp_platform.registry import NESTED_TOO_DEEPLY
-from mcp_router.profiles import ALL
 from mcp_router.telemetry import record_call
 
 if TYPE_CHECKING:
@@ -41,10 +41,10 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel
 
+    from mcp_platform.profiles import Profile
     from mcp_platform.registry import Registry, ToolSpec
     from mcp_router.auth import Principal
     from mcp_router.invoker import Invoker
-    from mcp_router.profiles import Profile
 
 SETTLE_MARGIN_SECONDS = 2.0
 """Time kept back from the router's deadline to settle or refund after the service answers."""

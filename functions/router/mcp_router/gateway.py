@@ -31,13 +31,13 @@ from mcp_platform.jsonrpc import (
 )
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.observability import logger
+from mcp_platform.profiles import connection_profile
 from mcp_router.auth import KeyAuthenticator, Principal, extract_key
 from mcp_router.calls import ToolCaller
 from mcp_router.credits import CreditResources
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
-from mcp_router.profiles import connection_profile
 from mcp_router.registration import PATH as REGISTER_PATH
 from mcp_router.registration import Registrar
 from mcp_router.task_wiring import task_methods

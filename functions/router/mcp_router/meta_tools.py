@@ -22,9 +22,9 @@ from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.tool_search import ToolIndex, summary
 
 if TYPE_CHECKING:
+    from mcp_platform.profiles import Profile
     from mcp_platform.registry import Registry
     from mcp_router.calls import CallContext, ToolCaller
-    from mcp_router.profiles import Profile
 
 SERVICE = "platform"
 

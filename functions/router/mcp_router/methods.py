@@ -18,18 +18,18 @@ from mcp_platform.discovery import PLATFORM_ICON, icon
 from mcp_platform.errors import ToolError
 from mcp_platform.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, JsonRpcError
 from mcp_platform.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS, SERVER_INFO_META
+from mcp_platform.profiles import ALL
 from mcp_router import credits
 from mcp_router.calls import CallContext, ToolCaller
 from mcp_router.meta_tools import META_TOOLS, TOOLS_CALL, TOOLS_SEARCH, MetaTools, refused, unwrap
 from mcp_router.pagination import page
-from mcp_router.profiles import ALL
 from mcp_router.task_methods import LEGACY_CAPABILITY, MODERN_CAPABILITY
 
 if TYPE_CHECKING:
+    from mcp_platform.profiles import Profile
     from mcp_platform.registry import Registry, ToolSpec
     from mcp_router.auth import Principal
     from mcp_router.credits import CreditResources
-    from mcp_router.profiles import Profile
     from mcp_router.settings import RouterSettings
     from mcp_router.task_methods import TaskMethods
 

@@ -6,6 +6,8 @@ catalogue; `/mcp?profile=discover` lists only the two meta-tools
 carry a default profile in the same query form (`ApiKeyRecord.profile`); the
 URL narrows it and never widens it. Clients that take only a URL can use all of
 this: the profile is part of the URL.
+
+The router applies profiles; the admin checks a key's default profile when it issues the key.
 """
 
 from __future__ import annotations
