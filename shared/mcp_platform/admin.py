@@ -51,13 +51,18 @@ class AccountAdmin:
         """Grant the welcome credits; returns the balance."""
         return self.ledger.grant(account_id, credits, "welcome credits") if credits else 0
 
-    def issue_key(self, account_id: str, key: str | None = None) -> str:
-        """Store a new key's hash and return the key itself; it is never retrievable again."""
+    def issue_key(self, account_id: str, key: str | None = None, profile: str | None = None) -> str:
+        """Store a new key's hash and return the key itself; it is never retrievable again.
+
+        `profile` is the key's default connection profile in URL-query form (`profile=discover`).
+        """
         self.account(account_id)
         key = key or generate_key()
         if not is_well_formed(key):
             raise AdminError("an API key is mcp_ followed by 43 URL-safe characters")
-        self.store.put_key(ApiKeyRecord(hash_key(key), account_id, display_prefix(key), now_iso()))
+        if profile:
+            _check_profile(profile)
+        self.store.put_key(ApiKeyRecord(hash_key(key), account_id, display_prefix(key), now_iso(), profile=profile))
         return key
 
     def revoke_key(self, key_or_id: str) -> None:
@@ -167,3 +172,15 @@ class SignupDesk:
         ident = invite_id(code_or_id) if code_or_id.startswith(INVITE_PREFIX) else code_or_id
         if not self.signups.revoke_invite(ident):
             raise AdminError("no such invite")
+
+
+def _check_profile(profile: str) -> None:
+    """A key's default profile must parse as the router will parse it, or every request with the key fails."""
+    from mcp_platform.jsonrpc import JsonRpcError
+    from mcp_platform.profiles import parse_profile
+    from mcp_platform.registry import load_registry
+
+    try:
+        parse_profile(profile, load_registry())
+    except JsonRpcError as exc:
+        raise AdminError(f"profile {profile!r}: {exc.message}") from None

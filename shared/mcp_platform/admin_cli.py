@@ -193,7 +193,7 @@ def _run(args: argparse.Namespace) -> Any:
         account = admin.create_account(args.name, _services(args.services), args.credits, args.account_id)
         return admin.show(account.account_id)
     if args.command == "issue-key":
-        key = admin.issue_key(args.account_id)
+        key = admin.issue_key(args.account_id, profile=args.profile)
         return {"account_id": args.account_id, "api_key": key, "note": "shown once; only its hash is stored"}
     if args.command == "revoke-key":
         admin.revoke_key(args.key)
@@ -221,6 +221,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--account-id", help="choose the id (default: generated)")
     k = sub.add_parser("issue-key", help="issue an API key (printed once)")
     k.add_argument("account_id")
+    k.add_argument("--profile", help="default connection profile, as in the URL: profile=discover, services=geo,fetch")
     r = sub.add_parser("revoke-key", help="revoke a key, given the key or its key_id")
     r.add_argument("key")
     a = sub.add_parser("approve", help="approve (or --revoke) services for an account")

@@ -111,3 +111,12 @@ def test_a_cached_key_costs_no_reads_and_revocation_lands_after_the_ttl(
     assert sum(cached.values()) == 0
     clock.now += 1.5
     assert auth.authenticate(key) is None
+
+
+def test_a_keys_default_profile_round_trips_to_the_principal(admin: AccountAdmin, store: DynamoAccountStore) -> None:
+    account = admin.create_account("ada", frozenset({"geo", "fetch"}), 0)
+    plain = admin.issue_key(account.account_id)
+    narrowed = admin.issue_key(account.account_id, profile="services=geo&profile=discover")
+    auth = KeyAuthenticator(store, 60)
+    assert auth.authenticate(plain).profile is None
+    assert auth.authenticate(narrowed).profile == "services=geo&profile=discover"

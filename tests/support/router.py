@@ -144,14 +144,15 @@ class Platform:
         method: str = "POST",
         path: str = "/mcp",
         key: str | None = "default",
+        query: str = "",
     ) -> HttpResponse:
-        """One HTTP request; `body` is JSON-encoded unless bytes; `key=None` sends no key."""
+        """One HTTP request; `body` is JSON-encoded unless bytes; `key=None` sends no key; `query` is the URL's."""
         raw = body if isinstance(body, bytes) else orjson.dumps(body)
         all_headers = {**JSON_HEADERS}
         if key is not None:
             all_headers["authorization"] = f"Bearer {self.key if key == 'default' else key}"
         all_headers.update(headers or {})
-        return self.gateway.handle(HttpRequest(method, path, all_headers, raw))
+        return self.gateway.handle(HttpRequest(method, path, all_headers, raw, query=query))
 
     def post(self, body: Any, headers: Mapping[str, str] | None = None, **kw: Any) -> HttpResponse:
         return self.request(body, headers, **kw)
@@ -164,9 +165,11 @@ class Platform:
         assert "result" in reply, reply
         return reply["result"]
 
-    def modern(self, method: str, params: dict[str, Any] | None = None, name: str | None = None) -> HttpResponse:
+    def modern(
+        self, method: str, params: dict[str, Any] | None = None, name: str | None = None, query: str = ""
+    ) -> HttpResponse:
         """A 2026-07-28 request with consistent headers and `_meta`."""
-        return self.post(message(method, with_meta(params)), modern_headers(method, name))
+        return self.post(message(method, with_meta(params)), modern_headers(method, name), query=query)
 
     def call(
         self, tool: str, arguments: Any = None, headers: Mapping[str, str] | None = None, rpc_id: Any = 1

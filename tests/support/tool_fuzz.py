@@ -24,6 +24,7 @@ from email_support import LoopbackDns
 from mcp_platform.errors import ERRORS
 from mcp_platform.jsonrpc import INTERNAL_ERROR, PARSE_ERROR
 from mcp_platform.registry import load_registry
+from mcp_router.meta_tools import META_TOOLS
 from mcp_router.settings import RouterSettings
 from tests.support.dynamo import router_env
 from tests.support.router import ScriptedInvoker, message, platform, structured_text_matches
@@ -80,7 +81,8 @@ def _offline_settings() -> dict[str, str]:
 
 TOOLS = _listed_tools()
 OFFLINE = _offline_settings()
-SPECS = {spec.name: spec for spec in load_registry()}
+SPECS = {spec.name: spec for spec in [*load_registry(), *META_TOOLS.values()]}
+"""The services' tools and the router's own (tools_search is listed on every connection)."""
 
 
 @contextmanager

@@ -63,7 +63,9 @@ def _all_pages(plat: Platform) -> tuple[list[str], int]:
 def test_every_tool_has_the_published_shape() -> None:
     plat = platform()
     tools = plat.rpc("tools/list")["tools"]
-    assert [t["name"] for t in tools] == [spec.name for spec in plat.deps.registry if not spec.preview][: len(tools)]
+    published = [spec.name for spec in plat.deps.registry if not spec.preview]
+    assert [t["name"] for t in tools] == [*published, "tools_search"], "the whole catalogue in one page"
+    assert "nextCursor" not in plat.rpc("tools/list")
     for tool in tools:
         assert set(tool) >= {"name", "title", "description", "inputSchema", "outputSchema", "annotations"}
         assert tool["title"] and tool["description"]
@@ -104,7 +106,7 @@ def test_fake_tool_publishes_bounds_defaults_and_annotations() -> None:
 def test_pages_cover_every_visible_tool_once_in_a_deterministic_order() -> None:
     plat = _platform()
     names, pages = _all_pages(plat)
-    assert names == ["fake_b", "fake_a", "fake_c", "hello_ping", "other_x", "zeta_one", "zeta_two"]
+    assert names == ["fake_b", "fake_a", "fake_c", "hello_ping", "other_x", "zeta_one", "zeta_two", "tools_search"]
     assert pages == 3
     assert _all_pages(plat) == (names, pages)
 
@@ -118,7 +120,7 @@ def test_a_cursor_is_stateless_any_instance_can_continue_it() -> None:
 def test_a_list_that_fits_one_page_has_no_next_cursor() -> None:
     result = _platform(page=50).rpc("tools/list")
     assert "nextCursor" not in result
-    assert len(result["tools"]) == 7
+    assert len(result["tools"]) == 8
 
 
 def _cursor(raw: str) -> str:
@@ -143,9 +145,10 @@ def test_bad_cursor_on_other_lists_is_invalid_params() -> None:
 
 def test_only_approved_services_are_listed() -> None:
     plat = _platform(services={"zeta", "hello"}, page=50)
-    assert [t["name"] for t in plat.rpc("tools/list")["tools"]] == ["hello_ping", "zeta_one", "zeta_two"]
+    listed = [t["name"] for t in plat.rpc("tools/list")["tools"]]
+    assert listed == ["hello_ping", "zeta_one", "zeta_two", "tools_search"]
     nothing = _platform(services=set(), page=50)
-    assert nothing.rpc("tools/list") == {"tools": []}
+    assert [t["name"] for t in nothing.rpc("tools/list")["tools"]] == ["tools_search"]
 
 
 @pytest.mark.parametrize("tool", ["other_x", "no_such_tool", "fake_preview"])

@@ -69,7 +69,7 @@ def test_optional_variables_keep_their_defaults_and_csv_lists_parse() -> None:
     env = environment.for_function(next(f for f in FUNCTIONS if f.service == "router"))
     settings = RouterSettings.from_env({**env, "ALLOWED_ORIGINS": "https://a.example, https://b.example"})
     assert settings.allowed_origins == ("https://a.example", "https://b.example")
-    assert settings.tools_page_size == 50 and settings.public_url == ""
+    assert settings.tools_page_size == 500 and settings.public_url == ""
 
 
 def test_optional_fields_combine_across_bases() -> None:

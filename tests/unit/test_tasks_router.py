@@ -422,3 +422,14 @@ def test_the_payload_docs_say_how_to_run_a_tool_as_a_task(registry: Any) -> None
     docs = service_payload(registry, "docs")
     assert "**Runs synchronously or as a task** (`execution.taskSupport: optional`)" in docs
     assert "execution.taskSupport" not in service_payload(registry, "hello")
+
+
+def test_tools_call_runs_a_modern_task_as_tools_call_does(env: Env) -> None:
+    wrapped = {"name": "tools_call", "arguments": {"name": "fake_long", "arguments": {"text": "hi"}}}
+    created = body(env.modern("tools/call", wrapped, "tools_call"))["result"]
+    assert created["resultType"] == "task"
+    env.invoker.run_tasks(env.store)
+    done = body(env.modern("tasks/get", {"taskId": created["taskId"]}, created["taskId"]))["result"]
+    assert done["status"] == "completed"
+    assert done["result"]["structuredContent"]["credits_charged"] == PRICE
+    assert env.balance == 100 - PRICE

@@ -61,6 +61,7 @@ class GatewayApp:
             duplicated_headers=frozenset(duplicated),
             client_ip=(scope.get("client") or ("",))[0] or "",
             deadline=_deadline(scope),
+            query=scope.get("query_string", b"").decode("latin-1"),
         )
         if self._executor is not None:
             response = await asyncio.get_running_loop().run_in_executor(self._executor, self.gateway.handle, request)

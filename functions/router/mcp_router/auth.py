@@ -27,6 +27,8 @@ _NEGATIVE_TTL = 5.0
 @dataclass(frozen=True)
 class Principal:
     account: Account
+    profile: str | None = None
+    """A default connection profile in URL-query form (`profile=discover`); the URL narrows it, never widens it."""
 
     @property
     def account_id(self) -> str:
@@ -82,4 +84,4 @@ class KeyAuthenticator:
         if record is None or record.revoked:
             return None
         account = self._store.get_account(record.account_id)
-        return Principal(account) if account else None
+        return Principal(account, record.profile) if account else None

@@ -33,6 +33,7 @@ from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 from mcp_platform.mcp import tool_result
 from mcp_platform.observability import logger
+from mcp_platform.profiles import ALL
 from mcp_platform.registry import NESTED_TOO_DEEPLY
 from mcp_router.telemetry import record_call
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel
 
+    from mcp_platform.profiles import Profile
     from mcp_platform.registry import Registry, ToolSpec
     from mcp_router.auth import Principal
     from mcp_router.invoker import Invoker
@@ -58,6 +60,8 @@ class CallContext:
     """Epoch seconds at which the router itself stops (its Lambda's remaining time)."""
     idempotency_scope: str | None = None
     """The Idempotency-Key header; in a batch, the header and the member's JSON-RPC id."""
+    profile: Profile = ALL
+    """The connection's profile: a tool outside it is refused, before anything is charged."""
 
 
 MIN_INVOKE_SECONDS = 1.0
@@ -86,12 +90,23 @@ class ToolCaller:
         """Whether `principal` may see and call `spec` (approved service; preview only when enabled)."""
         return spec.service in principal.account.services and (self._preview or not spec.preview)
 
+    def callable(self, spec: ToolSpec, ctx: CallContext) -> bool:
+        """Whether this connection may call `spec`: visible to the caller and inside the connection's profile."""
+        return self.visible(spec, ctx.principal) and ctx.profile.allows(spec)
+
     def tool(self, ctx: CallContext, params: dict[str, Any]) -> ToolSpec:
-        """The tool `params.name` names, if the caller may use it; else -32602."""
+        """The tool `params.name` names, if this connection may call it; else -32602 (nothing is charged)."""
         name = params.get("name")
         spec = self._registry.get(name) if isinstance(name, str) else None
         if spec is None or not self.visible(spec, ctx.principal):
             raise JsonRpcError(INVALID_PARAMS, f"Unknown tool: {name}")
+        if not ctx.profile.allows(spec):
+            raise JsonRpcError(
+                INVALID_PARAMS,
+                f"Tool {name} is not available on this connection ({ctx.profile.describe()}): its profile, "
+                "from the URL or the key's default, leaves it out; nothing was charged",
+                data={"tool": name, "profile": ctx.profile.describe()},
+            )
         return spec
 
     def call(self, ctx: CallContext, params: dict[str, Any]) -> dict[str, Any]:

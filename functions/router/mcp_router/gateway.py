@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from mcp_platform import docs
+from mcp_platform import discovery, docs
 from mcp_platform.billing.usage import MemoryLedgerHistory
 from mcp_platform.ids import request_id as new_request_id
 from mcp_platform.jsonrpc import (
@@ -30,6 +30,7 @@ from mcp_platform.jsonrpc import (
 )
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.observability import logger
+from mcp_platform.profiles import connection_profile
 from mcp_router.auth import KeyAuthenticator, Principal, extract_key
 from mcp_router.calls import ToolCaller
 from mcp_router.credits import CreditResources
@@ -110,6 +111,8 @@ class Gateway:
             ("GET", "/health"): self._health,
             ("GET", "/llms.txt"): self._llms_txt,
             ("GET", "/.well-known/mcp"): self._well_known,
+            ("GET", discovery.CARD_PATH): self._server_card,
+            ("GET", discovery.CATALOG_PATH): self._catalog,
         }
         if deps.signups is not None and deps.signup_limiter is not None:
             registrar = Registrar(deps.signups, deps.signup_limiter, deps.settings)
@@ -120,6 +123,8 @@ class Gateway:
             if request.path.rstrip("/") == "/mcp":
                 return self._mcp(request)
             route = self._routes.get((request.method, request.path))
+            if route is None and request.method == "GET" and request.path.startswith(discovery.ICON_PREFIX):
+                route = self._icon
             if route is None:
                 return HttpResponse.json({"error": "not found"}, 404)
             return route(request)
@@ -147,16 +152,32 @@ class Gateway:
             "text/plain; charset=utf-8",
         )
 
-    def _well_known(self, _request: HttpRequest) -> HttpResponse:
-        return HttpResponse.json(
-            docs.well_known(
-                self._deps.registry,
-                self._settings.public_url,
-                self._settings.server_name,
-                self._settings.server_version,
-                self._signup_mode(),
-            )
+    def _well_known(self, request: HttpRequest) -> HttpResponse:
+        well_known = docs.well_known(
+            self._deps.registry,
+            self._settings.public_url,
+            self._settings.server_name,
+            self._settings.server_version,
+            self._signup_mode(),
         )
+        return HttpResponse.json({**well_known, "serverCard": f"{self._base_url(request)}{discovery.CARD_PATH}"})
+
+    def _server_card(self, request: HttpRequest) -> HttpResponse:
+        card = discovery.server_card(self._base_url(request), self._settings.server_name, self._settings.server_version)
+        return _public(HttpResponse.json(card, headers={"content-type": discovery.CARD_MEDIA_TYPE}))
+
+    def _catalog(self, request: HttpRequest) -> HttpResponse:
+        return _public(HttpResponse.json(discovery.catalog(self._base_url(request), self._settings.server_name)))
+
+    def _icon(self, request: HttpRequest) -> HttpResponse:
+        service = request.path.removeprefix(discovery.ICON_PREFIX).removesuffix(".svg")
+        if service not in {*self._deps.registry.services, discovery.PLATFORM_ICON}:
+            return HttpResponse.json({"error": "not found"}, 404)
+        return _public(HttpResponse.text(discovery.icon_svg(service), "image/svg+xml"))
+
+    def _base_url(self, request: HttpRequest) -> str:
+        """The deployment's public URL, or (when not configured) https:// and the Host the client used."""
+        return self._settings.public_url or f"https://{request.header('host') or 'localhost'}"
 
     def _signup_mode(self) -> str:
         return self._settings.signup_mode if self._deps.signups is not None else "closed"
@@ -196,6 +217,7 @@ class Gateway:
     def _rpc(self, request: HttpRequest, body: Any, principal: Principal) -> HttpResponse:
         try:
             _version, modern = protocol_era(request)
+            profile = connection_profile(request.query, principal.profile, self._deps.registry)
         except JsonRpcError as exc:
             return HttpResponse.rpc_error(400, exc, _request_id_of(body))
         request_id = new_request_id()
@@ -213,7 +235,13 @@ class Gateway:
                 (
                     m,
                     Exchange(
-                        principal, False, f"{request_id}-{i}", rpc_id, deadline, _member_scope(idempotency, rpc_id)
+                        principal,
+                        False,
+                        f"{request_id}-{i}",
+                        rpc_id,
+                        deadline,
+                        _member_scope(idempotency, rpc_id),
+                        profile,
                     ),
                 )
                 for i, m in enumerate(body)
@@ -222,7 +250,7 @@ class Gateway:
             replies = list(self._pool.map(lambda pair: self._member(request, *pair), members))
             answers = [reply for reply, _status in replies if reply is not None]
             return HttpResponse.json(answers) if answers else HttpResponse(202)
-        exchange = Exchange(principal, modern, request_id, _request_id_of(body), deadline, idempotency)
+        exchange = Exchange(principal, modern, request_id, _request_id_of(body), deadline, idempotency, profile)
         reply, status = self._message(request, body, exchange)
         return HttpResponse(202) if reply is None else HttpResponse.json(reply, status)
 
@@ -259,6 +287,12 @@ class Gateway:
         except JsonRpcError as exc:
             status = MODERN_HTTP_STATUS.get(exc.code, 200) if ex.modern else 200
             return failure(ex.rpc_id, exc), status
+
+
+def _public(response: HttpResponse) -> HttpResponse:
+    """Discovery documents: readable from any origin and cacheable for an hour (the Server Card extension)."""
+    response.headers.update({"access-control-allow-origin": "*", "cache-control": "public, max-age=3600"})
+    return response
 
 
 def _rate_message(units: int, limit: int, remaining: int) -> str:

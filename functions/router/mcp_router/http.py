@@ -26,6 +26,8 @@ class HttpRequest:
     """The caller's address (API Gateway's sourceIp under Mangum, the socket's peer under uvicorn)."""
     deadline: float | None = None
     """Epoch seconds at which the runtime stops this request (Lambda's remaining time); None locally."""
+    query: str = ""
+    """The URL's query string, undecoded (`services=geo,fetch`): the connection's profile."""
 
     def header(self, name: str) -> str | None:
         value = self.headers.get(name)

@@ -14,22 +14,28 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from mcp_platform import docs
+from mcp_platform.discovery import PLATFORM_ICON, icon
+from mcp_platform.errors import ToolError
 from mcp_platform.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, JsonRpcError
 from mcp_platform.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS, SERVER_INFO_META
+from mcp_platform.profiles import ALL
 from mcp_router import credits
 from mcp_router.calls import CallContext, ToolCaller
+from mcp_router.meta_tools import META_TOOLS, TOOLS_CALL, TOOLS_SEARCH, MetaTools, refused, unwrap
 from mcp_router.pagination import page
 from mcp_router.task_methods import LEGACY_CAPABILITY, MODERN_CAPABILITY
 
 if TYPE_CHECKING:
-    from mcp_platform.registry import Registry
+    from mcp_platform.profiles import Profile
+    from mcp_platform.registry import Registry, ToolSpec
     from mcp_router.auth import Principal
     from mcp_router.credits import CreditResources
     from mcp_router.settings import RouterSettings
     from mcp_router.task_methods import TaskMethods
 
 INSTRUCTIONS = (
-    "Tools are grouped by service (<service>_<verb>). Each tool's description says what it costs in credits; "
+    "Tools are grouped by service (<service>_<verb>); tools_search finds the right one for a task described in "
+    "plain words. Each tool's description says what it costs in credits; "
     "*_status tools and hello_ping are free, and failed calls are never charged. Billed results carry "
     "credits_charged and credits_balance. Read docs://catalog for every tool and price, docs://errors for "
     "error codes and which are worth retrying, docs://<service>/payload for a service's exact contracts, "
@@ -52,6 +58,8 @@ class Exchange:
     """Epoch seconds at which the router stops answering this request."""
     idempotency_scope: str | None = None
     """What identifies the call for an Idempotency-Key: the header; in a batch, header and JSON-RPC id."""
+    profile: Profile = ALL
+    """Which tools this connection lists and may call (`profiles.py`)."""
 
 
 Handler = Callable[[Exchange, dict[str, Any]], dict[str, Any]]
@@ -71,6 +79,7 @@ class Methods:
         self._caller = caller
         self._settings = settings
         self._tasks = tasks
+        self._meta = MetaTools(registry, caller)
         self._server_info = {"name": settings.server_name, "version": settings.server_version}
         self._capabilities: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
         self._modern_capabilities = dict(self._capabilities)
@@ -126,18 +135,41 @@ class Methods:
     # -- tools
 
     def tools_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
-        visible = [spec for spec in self._registry if self._caller.visible(spec, ex.principal)]
-        tools, next_cursor = page(visible, params.get("cursor"), self._settings.tools_page_size)
-        result: dict[str, Any] = {"tools": [spec.to_wire() for spec in tools]}
+        """The connection's tools: (unless it discovers) every tool it may call, then the meta-tools."""
+        ctx = self._context(ex)
+        callable_tools = [] if ex.profile.discover else [s for s in self._registry if self._caller.callable(s, ctx)]
+        listed = [*callable_tools, *self._meta.listed(ex.profile)]
+        tools, next_cursor = page(listed, params.get("cursor"), self._settings.tools_page_size)
+        result: dict[str, Any] = {"tools": [self._wire(spec) for spec in tools]}
         if next_cursor:
             result["nextCursor"] = next_cursor
         return self._cacheable(ex, result, LIST_TTL_MS, "private")
 
     def tools_call(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
-        ctx = CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.deadline, ex.idempotency_scope)
+        ctx = self._context(ex)
+        try:
+            if params.get("name") == TOOLS_SEARCH.name:
+                if self._tasks is not None:  # refuses params.task, as for every tool that runs only synchronously
+                    self._tasks.start(ex, ctx, TOOLS_SEARCH, params)
+                return self._meta.search(ctx, params.get("arguments"))
+            if params.get("name") == TOOLS_CALL.name:
+                params = unwrap(params)  # from here on, exactly the tools/call it stands for
+        except ToolError as exc:
+            return refused(exc)
         if self._tasks is not None and (task := self._tasks.start(ex, ctx, self._caller.tool(ctx, params), params)):
             return task
         return self._caller.call(ctx, params)
+
+    def _wire(self, spec: ToolSpec) -> dict[str, Any]:
+        """A tool as listed: with its service's icon (2025-11-25 `icons`) when the public URL is known."""
+        if not self._settings.public_url:
+            return spec.to_wire()
+        service = PLATFORM_ICON if spec.name in META_TOOLS else spec.service
+        return {**spec.to_wire(), "icons": [icon(self._settings.public_url, service)]}
+
+    @staticmethod
+    def _context(ex: Exchange) -> CallContext:
+        return CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.deadline, ex.idempotency_scope, ex.profile)
 
     def prompts_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
         page([], params.get("cursor"), self._settings.tools_page_size)  # validates the cursor

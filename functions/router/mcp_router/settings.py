@@ -59,7 +59,9 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
     # -- local overrides and tuning (absent in AWS)
     allowed_hosts: tuple[str, ...] = ()
     """Host header values accepted (without port); empty accepts any (behind API Gateway)."""
-    tools_page_size: int = 50
+    tools_page_size: int = 500
+    """Items per page of tools/list (and the other lists): one page holds any connection's whole catalogue,
+    so clients that read only the first page (the official SDK validates results against it) see every tool."""
     server_name: str = "mcp-platform"
     server_version: str = "0.1.0"
     public_url: str = ""

@@ -34,6 +34,7 @@ class DynamoAccountStore:
                 "prefix": {"S": record.prefix},
                 "created_at": {"S": record.created_at},
                 "revoked": {"BOOL": record.revoked},
+                **({"profile": {"S": record.profile}} if record.profile else {}),
             },
             ConditionExpression="attribute_not_exists(key_hash)",
         )
@@ -192,4 +193,5 @@ def _key_record(item: dict[str, Any]) -> ApiKeyRecord:
         prefix=item["prefix"]["S"],
         created_at=item["created_at"]["S"],
         revoked=item.get("revoked", {}).get("BOOL", False),
+        profile=item.get("profile", {}).get("S"),
     )

@@ -13,6 +13,8 @@ class ApiKeyRecord:
     prefix: str
     created_at: str
     revoked: bool = False
+    profile: str | None = None
+    """A default connection profile in URL-query form (`profile=discover`, `services=geo,fetch`)."""
 
 
 @dataclass(frozen=True)

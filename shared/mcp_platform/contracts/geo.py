@@ -361,8 +361,9 @@ TOOLS = [
     _tool("geo_country_get", "Get a country", "Country facts by ISO2 or geoname_id: capital, continent, "
           "currency, languages, neighbours, area, population.", CountryGetInput,
           _obj({"country": ENTITY}, ["country"])),
-    _tool("geo_country_list", "List countries", "Countries by name, optionally on one continent "
-          "(AF, AN, AS, EU, NA, OC, SA).", CountryListInput, _list()),
+    _tool("geo_country_list", "List countries", "The countries of the world, or of one continent "
+          "(AF Africa, AN Antarctica, AS Asia, EU Europe, NA North America, OC Oceania, SA South America), "
+          "by name.", CountryListInput, _list()),
     _tool("geo_country_neighbours", "Country neighbours", "Countries sharing a land border with a country.",
           CountryInput, _obj({"country": _REF, "neighbours": {"type": "array", "items": ENTITY}, "note": _NOTE},
                              ["country", "neighbours"])),

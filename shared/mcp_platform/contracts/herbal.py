@@ -237,7 +237,8 @@ TOOLS = [
     _tool(
         "herbal_by_activity",
         "Herbs by activity",
-        "Herbs whose constituents have a biological activity, such as Anticoagulant or Sedative, ranked by how "
+        "Herbs whose constituents have a biological activity, such as Anti-inflammatory, Anticoagulant or Sedative, "
+        "ranked by how "
         "many of their constituents have it.",
         ActivityInput,
         BY_ACTIVITY_OUT,

@@ -134,7 +134,8 @@ TOOLS = [
         name="img_transform",
         service="img",
         title="Transform an image",
-        description="Crops, rotates, resizes, converts (PNG, JPEG, WebP, GIF, TIFF, HEIC) and/or strips "
+        description="Crops, rotates, resizes (down to a thumbnail), converts (PNG, JPEG, WebP, GIF, TIFF, HEIC) "
+        "and/or strips "
         "metadata, in that order; orientation from EXIF is applied first. Returns the result as a staged "
         "file (download URL, or pass file.id to another tool) and inline when small. Animated images keep "
         "their first frame only. 1 credit.",

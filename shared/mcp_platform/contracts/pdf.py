@@ -96,9 +96,9 @@ TOOLS = [
         name="pdf_from_markdown",
         service="pdf",
         title="PDF from markdown",
-        description="Typesets markdown (headings, lists, tables, code, quotes; full Unicode incl. accented "
-        "Latin) into a PDF and returns it as a staged file (download URL; pass file.id to other tools). "
-        "2 credits.",
+        description="Typesets markdown or plain text (headings, lists, tables, code, quotes; full Unicode incl. "
+        "accented Latin) into a PDF document such as a report, letter or invoice, and returns it as a staged "
+        "file (download URL; pass file.id to other tools). 2 credits.",
         input_model=FromMarkdownInput,
         output_schema={
             "type": "object",

@@ -327,7 +327,8 @@ TOOLS = [
     _tool(
         name="validate_url",
         title="Validate a URL",
-        description="Parses an absolute URL (WHATWG rules), returns its normalised form and parts, with the host in "
+        description="Parses an absolute URL (a web address, WHATWG rules), returns its normalised form and parts, "
+        "with the host in "
         "both punycode and Unicode; checks the scheme against allowed_schemes. Does not fetch it." + _COST,
         input_model=UrlInput,
         output_schema=output_schema(UrlOutput),
