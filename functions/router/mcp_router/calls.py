@@ -31,6 +31,7 @@ from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 from mcp_platform.mcp import tool_result
+from mcp_platform.oauth.scopes import service_scope
 from mcp_platform.observability import logger
 from mcp_platform.registry import NESTED_TOO_DEEPLY
 from mcp_router.telemetry import record_call
@@ -82,14 +83,21 @@ class ToolCaller:
         self._clock = clock
 
     def visible(self, spec: ToolSpec, principal: Principal) -> bool:
-        """Whether `principal` may see and call `spec` (approved service; preview only when enabled)."""
-        return spec.service in principal.account.services and (self._preview or not spec.preview)
+        """Whether `principal` may see and call `spec` (approved service, within its scopes; preview if enabled)."""
+        return spec.service in principal.services and (self._preview or not spec.preview)
 
     def tool(self, ctx: CallContext, params: dict[str, Any]) -> ToolSpec:
         """The tool `params.name` names, if the caller may use it; else -32602."""
         name = params.get("name")
         spec = self._registry.get(name) if isinstance(name, str) else None
         if spec is None or not self.visible(spec, ctx.principal):
+            if spec is not None and spec.service in ctx.principal.account.services - ctx.principal.services:
+                scope = service_scope(spec.service)
+                raise JsonRpcError(
+                    INVALID_PARAMS,
+                    f"{name} needs the scope {scope}, which this access token was not granted; nothing was charged",
+                    data={"required_scope": scope},
+                )
             raise JsonRpcError(INVALID_PARAMS, f"Unknown tool: {name}")
         return spec
 

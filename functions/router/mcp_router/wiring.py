@@ -14,6 +14,7 @@ from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.aws import client, configured_client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory
+from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.registry import load_registry
 from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
@@ -56,9 +57,10 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
     )
     blobs = S3Blobs(client("s3"), settings.staging_bucket) if settings.staging_bucket else None
     task_store = DynamoTaskStore(ddb, settings.tasks_table, blobs) if settings.tasks_table else None
+    grants = DynamoGrantStore(ddb, settings.oauth_table) if settings.oauth_table else None
     return Dependencies(
         registry=registry,
-        authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
+        authenticator=KeyAuthenticator(store, settings.key_cache_seconds, grants=grants),
         ledger=ledger,
         limiter=DynamoRateLimiter(ddb, settings.rate_limit_table),
         invoker=invoker,
