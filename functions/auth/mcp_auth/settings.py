@@ -1,0 +1,35 @@
+"""The authorization server's template environment, parsed once per container."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import field_validator
+
+from mcp_platform.settings import FunctionSettings
+
+
+class AuthSettings(FunctionSettings):
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"server_name"})
+
+    accounts_table: str = ""
+    api_keys_table: str = ""
+    oauth_table: str = ""
+    issuer_url: str = ""
+    """This deployment's origin: the issuer, and the origin of the `/mcp` resource tokens are bound to."""
+    dynamic_client_registration: bool = True
+    """RFC 7591 registration (most MCP clients still need it); client ID metadata documents work either way."""
+    authorization_code_seconds: int = 300
+    access_token_seconds: int = 3600
+    refresh_token_seconds: int = 30 * 86400
+    server_name: str = "mcp-platform"
+
+    @field_validator("issuer_url")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        return value.rstrip("/")
+
+    @property
+    def resource(self) -> str:
+        """The one resource this server issues tokens for (RFC 8707): the router's `/mcp`."""
+        return self.issuer_url + "/mcp"

@@ -1,0 +1,35 @@
+"""Build the authorization server from the environment (AWS, or the local default's moto)."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from mcp_auth.app import auth_app
+from mcp_auth.clients import ClientRegistry
+from mcp_auth.pending import PendingRequests
+from mcp_auth.settings import AuthSettings
+from mcp_platform.auth.dynamodb import DynamoAccountStore
+from mcp_platform.aws import client
+from mcp_platform.oauth.dynamodb import DynamoGrantStore
+from mcp_platform.oauth.scopes import all_scopes
+from mcp_platform.registry import load_registry
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from starlette.applications import Starlette
+
+
+def app_from_env(env: Mapping[str, str] = os.environ) -> Starlette:
+    return app_from_settings(AuthSettings.from_env(env))
+
+
+def app_from_settings(settings: AuthSettings) -> Starlette:
+    """DynamoDB stores named by the settings; the scopes of every service in the registry."""
+    ddb = client("dynamodb")
+    grants = DynamoGrantStore(ddb, settings.oauth_table)
+    accounts = DynamoAccountStore(ddb, settings.accounts_table, settings.api_keys_table)
+    services = load_registry().services
+    clients = ClientRegistry(grants, all_scopes(services))
+    return auth_app(settings, services, clients, grants, PendingRequests(grants), accounts)
