@@ -58,7 +58,7 @@ def test_protected_resource_metadata(p: Platform, path: str) -> None:
     assert response.status == 200
     metadata = body(response)
     assert metadata["resource"] == RESOURCE
-    assert metadata["authorization_servers"] == [PUBLIC]
+    assert metadata["authorization_servers"] == [PUBLIC + "/"]
     assert metadata["bearer_methods_supported"] == ["header"]
     assert service_scope("hello") in metadata["scopes_supported"] and CREDITS_READ in metadata["scopes_supported"]
 

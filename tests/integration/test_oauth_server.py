@@ -158,7 +158,7 @@ def refresh(s: Server, client_id: str, refresh_token: str) -> Any:
 
 def test_authorization_server_metadata(server: Server) -> None:
     metadata = server.http.get("/.well-known/oauth-authorization-server").json()
-    assert metadata["issuer"] == ISSUER
+    assert metadata["issuer"] == ISSUER + "/"
     assert metadata["code_challenge_methods_supported"] == ["S256"]
     assert metadata["response_types_supported"] == ["code"]
     assert metadata["authorization_response_iss_parameter_supported"] is True
@@ -190,7 +190,7 @@ def test_the_redirect_carries_code_state_and_iss(server: Server) -> None:
     client_id = register(server)
     _verifier, challenge = pkce()
     query = consent(server, client_id, challenge)
-    assert query["state"] == ["st4te"] and query["iss"] == [ISSUER] and query["code"][0].startswith("mcpac_")
+    assert query["state"] == ["st4te"] and query["iss"] == [ISSUER + "/"] and query["code"][0].startswith("mcpac_")
 
 
 def test_scopes_asked_for_narrow_the_grant(server: Server) -> None:
@@ -202,7 +202,7 @@ def test_deny_redirects_with_access_denied(server: Server) -> None:
     client_id = register(server)
     _verifier, challenge = pkce()
     query = consent(server, client_id, challenge, decision="deny")
-    assert query["error"] == ["access_denied"] and query["iss"] == [ISSUER] and "code" not in query
+    assert query["error"] == ["access_denied"] and query["iss"] == [ISSUER + "/"] and "code" not in query
 
 
 def test_the_consent_page_escapes_the_client_name_and_names_the_account(server: Server) -> None:

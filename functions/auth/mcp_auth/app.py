@@ -51,7 +51,7 @@ def auth_app(
     clock: Callable[[], float] = time.time,
 ) -> Starlette:
     provider = GrantProvider(settings, clients, grants, pending, clock)
-    issuer = AnyHttpUrl(settings.issuer_url)
+    issuer = AnyHttpUrl(settings.issuer)
     registration = ClientRegistrationOptions(enabled=settings.dynamic_client_registration)
     revocation = RevocationOptions(enabled=True)
     scopes = all_scopes(services)
@@ -61,7 +61,7 @@ def auth_app(
         if route.path != METADATA_PATH
     ]
     sdk_metadata = build_metadata(issuer, None, registration, revocation).model_dump(mode="json")
-    metadata = _metadata(sdk_metadata, settings.issuer_url, scopes)
+    metadata = _metadata(sdk_metadata, scopes)
 
     async def serve_metadata(_request: Request) -> Response:
         return JSONResponse(metadata, headers={"access-control-allow-origin": "*", "cache-control": "max-age=3600"})
@@ -77,11 +77,10 @@ def auth_app(
     )
 
 
-def _metadata(sdk: dict[str, Any], issuer: str, scopes: list[str]) -> dict[str, Any]:
+def _metadata(sdk: dict[str, Any], scopes: list[str]) -> dict[str, Any]:
     document = {key: value for key, value in sdk.items() if value is not None}
     document.update(
         {
-            "issuer": issuer,  # exactly the `iss` of authorization responses (pydantic would add a slash)
             "scopes_supported": scopes,
             "token_endpoint_auth_methods_supported": ["none"],
             "authorization_response_iss_parameter_supported": True,

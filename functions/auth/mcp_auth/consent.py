@@ -114,7 +114,7 @@ class Consent:
         pending = self._pending.take(request_id)
         if pending is None or pending.account_id is None:
             return _gone()
-        issuer = self._settings.issuer_url
+        issuer = self._settings.issuer
         if decision == "deny":
             target = construct_redirect_uri(
                 pending.redirect_uri, error="access_denied", state=pending.state, iss=issuer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import field_validator
+from pydantic import AnyHttpUrl, field_validator
 
 from mcp_platform.settings import FunctionSettings
 
@@ -28,6 +28,15 @@ class AuthSettings(FunctionSettings):
     @classmethod
     def _no_trailing_slash(cls, value: str) -> str:
         return value.rstrip("/")
+
+    @property
+    def issuer(self) -> str:
+        """The issuer as metadata and `iss` spell it: a URL as pydantic renders it (a bare origin gains `/`).
+
+        The SDK's client compares `iss` with `str(OAuthMetadata.issuer)`, which always has that form,
+        so the form is the one every document here uses (RFC 9207 compares strings exactly).
+        """
+        return str(AnyHttpUrl(self.issuer_url))
 
     @property
     def resource(self) -> str:

@@ -35,7 +35,8 @@ class ProtectedResource:
     def metadata(self, request: HttpRequest) -> dict[str, Any]:
         return {
             "resource": self.resource(request),
-            "authorization_servers": [self._settings.authorization_server_url or self.origin(request)],
+            # The issuer as the authorization server's metadata spells it (a bare origin with its `/`).
+            "authorization_servers": [self._settings.authorization_server_url or self.origin(request) + "/"],
             "scopes_supported": self._scopes,
             "bearer_methods_supported": ["header"],
             "resource_name": self._settings.server_name,
