@@ -15,7 +15,6 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx2
 import pytest
-
 from mcp import Client
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
