@@ -181,6 +181,8 @@ class LocalPlatform:
                 f"  try        curl -s {url} -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
                 '-d \'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello_ping"}}\'',
                 f"  admin      mcp-admin --local show {DEV_ACCOUNT}",
+                f"  oauth      http://127.0.0.1:{self.port}/.well-known/oauth-authorization-server"
+                " (MCP clients sign in with the key above; docs/oauth.md)",
                 "Ctrl-C stops it; state lives in memory only.",
                 "",
             ]

@@ -127,3 +127,10 @@ def test_tokens_are_stored_only_hashed(p: Platform, grants: DynamoGrantStore) ->
     token = mint_access_token(grants, p.account_id, [service_scope("hello")], RESOURCE)
     items: Any = boto3.client("dynamodb").scan(TableName=TABLE_ENV["OAUTH_TABLE"])["Items"]
     assert token not in str(items) and token[6:] not in str(items)
+
+
+def test_browser_clients_may_read_the_metadata_cross_origin(p: Platform) -> None:
+    preflight = p.request(b"", method="OPTIONS", path="/.well-known/oauth-protected-resource/mcp", key=None)
+    assert preflight.status == 204
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert "mcp-protocol-version" in preflight.headers["access-control-allow-headers"]

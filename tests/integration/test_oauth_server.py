@@ -351,3 +351,14 @@ def test_wrong_keys_are_limited(server: Server) -> None:
     assert server.http.post("/oauth/consent", data={**form, **wrong}).status_code == 429
     gone = server.http.post("/oauth/consent", data={**form, "api_key": server.key})
     assert gone.status_code == 400 and "location" not in gone.headers
+
+
+def test_browser_clients_may_read_the_metadata_cross_origin(server: Server) -> None:
+    preflight = server.http.options(
+        "/.well-known/oauth-authorization-server",
+        headers={"origin": "http://localhost:6274", "access-control-request-method": "GET"},
+    )
+    assert preflight.status_code == 200 and preflight.headers["access-control-allow-origin"] in (
+        "*",
+        "http://localhost:6274",
+    )

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from mcp.server.auth.routes import build_metadata, create_auth_routes
+from mcp.server.auth.routes import build_metadata, cors_middleware, create_auth_routes
 from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
 from pydantic import AnyHttpUrl
 from starlette.applications import Starlette
@@ -64,12 +64,13 @@ def auth_app(
     metadata = _metadata(sdk_metadata, scopes)
 
     async def serve_metadata(_request: Request) -> Response:
-        return JSONResponse(metadata, headers={"access-control-allow-origin": "*", "cache-control": "max-age=3600"})
+        return JSONResponse(metadata, headers={"cache-control": "max-age=3600"})
 
     consent = Consent(settings, provider, pending, accounts)
     return Starlette(
         routes=[
-            Route(METADATA_PATH, serve_metadata, methods=["GET"]),
+            # CORS as the SDK gives its own metadata route: browser-based clients read it cross-origin.
+            Route(METADATA_PATH, cors_middleware(serve_metadata, ["GET", "OPTIONS"]), methods=["GET", "OPTIONS"]),
             *sdk_routes,
             Route(CONSENT_PATH, consent.show, methods=["GET"]),
             Route(CONSENT_PATH, consent.decide, methods=["POST"]),

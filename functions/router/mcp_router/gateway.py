@@ -37,7 +37,7 @@ from mcp_router.credits import CreditResources
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
-from mcp_router.protected_resource import METADATA_PATHS, ProtectedResource
+from mcp_router.protected_resource import METADATA_CORS, METADATA_PATHS, ProtectedResource
 from mcp_router.registration import PATH as REGISTER_PATH
 from mcp_router.registration import Registrar
 from mcp_router.task_wiring import task_methods
@@ -113,6 +113,7 @@ class Gateway:
             ("GET", "/llms.txt"): self._llms_txt,
             ("GET", "/.well-known/mcp"): self._well_known,
             **{("GET", path): self._resource_metadata for path in METADATA_PATHS},
+            **{("OPTIONS", path): _metadata_preflight for path in METADATA_PATHS},
         }
         if deps.signups is not None and deps.signup_limiter is not None:
             registrar = Registrar(deps.signups, deps.signup_limiter, deps.settings)
@@ -162,7 +163,7 @@ class Gateway:
         )
 
     def _resource_metadata(self, request: HttpRequest) -> HttpResponse:
-        return HttpResponse.json(self._resource.metadata(request), headers={"access-control-allow-origin": "*"})
+        return HttpResponse.json(self._resource.metadata(request), headers=METADATA_CORS)
 
     def _signup_mode(self) -> str:
         return self._settings.signup_mode if self._deps.signups is not None else "closed"
@@ -268,6 +269,11 @@ class Gateway:
         except JsonRpcError as exc:
             status = MODERN_HTTP_STATUS.get(exc.code, 200) if ex.modern else 200
             return failure(ex.rpc_id, exc), status
+
+
+def _metadata_preflight(_request: HttpRequest) -> HttpResponse:
+    """Browser-based clients (MCP Inspector) read the metadata cross-origin with an MCP-Protocol-Version header."""
+    return HttpResponse(204, headers=dict(METADATA_CORS))
 
 
 def _tool_calls(body: Any, max_batch: int) -> int:

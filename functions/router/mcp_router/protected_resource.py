@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 METADATA_PATH = "/.well-known/oauth-protected-resource"
 METADATA_PATHS = (METADATA_PATH, METADATA_PATH + "/mcp")
 """RFC 9728 §3.1 inserts the well-known segment before the resource's path; the root form serves older clients."""
+METADATA_CORS = {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "GET, OPTIONS",
+    "access-control-allow-headers": "mcp-protocol-version",
+}
 
 
 class ProtectedResource:
