@@ -24,10 +24,12 @@ from starlette.testclient import TestClient
 from mcp_auth.app import auth_app
 from mcp_auth.clients import ClientRegistry
 from mcp_auth.pending import MAX_ATTEMPTS, PendingRequests
+from mcp_auth.portal import AccountViews
 from mcp_auth.settings import AuthSettings
 from mcp_platform.admin import AccountAdmin
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.oauth.grants import digest
 from mcp_platform.oauth.scopes import all_scopes
@@ -64,7 +66,8 @@ def server(aws: None, monkeypatch: pytest.MonkeyPatch) -> Server:
     settings = AuthSettings(issuer_url=ISSUER, oauth_table=TABLE_ENV["OAUTH_TABLE"])
     services = ["hello", "fake", "qr"]
     clients = ClientRegistry(grants, all_scopes(services), fetch=documents.__getitem__, clock=clock)
-    app = auth_app(settings, services, clients, grants, PendingRequests(grants, clock), accounts, clock)
+    views = AccountViews(admin, ledger, DynamoLedgerHistory(ddb, TABLE_ENV["LEDGER_TABLE"]), str, grants)
+    app = auth_app(settings, services, clients, grants, PendingRequests(grants, clock), views, clock)
     # The SDK's token handler checks expiry against time.time(): it reads the test's clock too.
     monkeypatch.setattr(token_handler, "time", SimpleNamespace(time=clock))
     return Server(TestClient(app, base_url=ISSUER, follow_redirects=False), grants, key, clock, documents)
@@ -362,3 +365,38 @@ def test_browser_clients_may_read_the_metadata_cross_origin(server: Server) -> N
         "*",
         "http://localhost:6274",
     )
+
+
+# -- the portal's connected apps
+
+
+def test_the_portal_lists_a_connected_app_and_revokes_it(server: Server) -> None:
+    _client_id, issued = tokens(server)
+    assert server.http.post("/account/sign-in", data={"api_key": server.key}).status_code == 303
+    home = server.http.get("/account")
+    assert "Test &lt;script&gt;" in home.text and "<script>" not in home.text
+    revoke_form = re.search(r'<form method="post" action="/account/apps/revoke">(.*?)</form>', home.text)
+    assert revoke_form is not None
+    assert server.http.post("/account/apps/revoke", data=_hidden_fields(revoke_form.group(1))).status_code == 303
+    assert server.grants.get_access(digest(issued["access_token"])) is None
+    assert "No connected apps." in server.http.get("/account").text
+
+
+def test_the_portal_refuses_another_accounts_app(server: Server) -> None:
+    _client_id, issued = tokens(server)
+    server.http.post("/account/sign-in", data={"api_key": server.key})
+    csrf = _hidden_fields(server.http.get("/account").text)["csrf"]
+    family_id = server.grants.families_of("acct_ada")[0].family_id
+    server.http.cookies.clear()
+    other = AccountAdmin(
+        DynamoAccountStore(boto3.client("dynamodb"), TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["API_KEYS_TABLE"]),
+        DynamoLedger(
+            boto3.client("dynamodb"), TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["LEDGER_TABLE"], TABLE_ENV["CALLS_TABLE"]
+        ),
+    )
+    other.create_account("Mallory", frozenset({"hello"}), 0, account_id="acct_mallory")
+    server.http.post("/account/sign-in", data={"api_key": other.issue_key("acct_mallory")})
+    mallory_csrf = _hidden_fields(server.http.get("/account").text)["csrf"]
+    assert mallory_csrf != csrf
+    server.http.post("/account/apps/revoke", data={"csrf": mallory_csrf, "family_id": family_id})
+    assert server.grants.get_access(digest(issued["access_token"])) is not None

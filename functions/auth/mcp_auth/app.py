@@ -1,4 +1,4 @@
-"""The authorization server as one Starlette app: the MCP SDK's OAuth routes plus the consent page.
+"""The authorization server as one Starlette app: the MCP SDK's OAuth routes, the consent page, the portal.
 
 Why the SDK's handlers (`mcp.server.auth`) rather than Authlib or our own: they are the MCP
 project's own implementation of exactly the profile MCP clients speak (authorization code
@@ -24,7 +24,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from mcp_auth.consent import Consent
+from mcp_auth.portal import PORTAL, AccountViews, Portal
 from mcp_auth.provider import CONSENT_PATH, GrantProvider
+from mcp_auth.sessions import Sessions
 from mcp_platform.oauth.scopes import all_scopes
 
 if TYPE_CHECKING:
@@ -35,7 +37,6 @@ if TYPE_CHECKING:
     from mcp_auth.clients import ClientRegistry
     from mcp_auth.pending import PendingRequests
     from mcp_auth.settings import AuthSettings
-    from mcp_platform.auth.store import AccountStore
     from mcp_platform.oauth.grants import GrantStore
 
 METADATA_PATH = "/.well-known/oauth-authorization-server"
@@ -47,7 +48,7 @@ def auth_app(
     clients: ClientRegistry,
     grants: GrantStore,
     pending: PendingRequests,
-    accounts: AccountStore,
+    views: AccountViews,
     clock: Callable[[], float] = time.time,
 ) -> Starlette:
     provider = GrantProvider(settings, clients, grants, pending, clock)
@@ -66,9 +67,17 @@ def auth_app(
     async def serve_metadata(_request: Request) -> Response:
         return JSONResponse(metadata, headers={"cache-control": "max-age=3600"})
 
-    consent = Consent(settings, provider, pending, accounts)
+    consent = Consent(settings, provider, pending, views.admin.store)
+    portal = Portal(views, Sessions(grants, clock), clock)
     return Starlette(
         routes=[
+            Route(PORTAL, portal.home, methods=["GET"]),
+            Route(f"{PORTAL}/sign-in", portal.sign_in, methods=["POST"]),
+            Route(f"{PORTAL}/sign-out", portal.sign_out, methods=["POST"]),
+            Route(f"{PORTAL}/keys", portal.create_key, methods=["POST"]),
+            Route(f"{PORTAL}/keys/revoke", portal.revoke_key, methods=["POST"]),
+            Route(f"{PORTAL}/apps/revoke", portal.revoke_app, methods=["POST"]),
+            Route(f"{PORTAL}/ledger.csv", portal.ledger_csv, methods=["GET"]),
             # CORS as the SDK gives its own metadata route: browser-based clients read it cross-origin.
             Route(METADATA_PATH, cors_middleware(serve_metadata, ["GET", "OPTIONS"]), methods=["GET", "OPTIONS"]),
             *sdk_routes,

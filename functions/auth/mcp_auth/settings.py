@@ -15,6 +15,9 @@ class AuthSettings(FunctionSettings):
     accounts_table: str = ""
     api_keys_table: str = ""
     oauth_table: str = ""
+    ledger_table: str = ""
+    calls_table: str = ""
+    """The ledger's own writes name it; the portal only reads balances and entries."""
     issuer_url: str = ""
     """This deployment's origin: the issuer, and the origin of the `/mcp` resource tokens are bound to."""
     dynamic_client_registration: bool = True

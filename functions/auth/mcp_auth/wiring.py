@@ -8,9 +8,13 @@ from typing import TYPE_CHECKING
 from mcp_auth.app import auth_app
 from mcp_auth.clients import ClientRegistry
 from mcp_auth.pending import PendingRequests
+from mcp_auth.portal import AccountViews
 from mcp_auth.settings import AuthSettings
+from mcp_platform.admin import AccountAdmin
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.aws import client
+from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.usage import DynamoLedgerHistory, service_of_tool
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.oauth.scopes import all_scopes
 from mcp_platform.registry import load_registry
@@ -26,10 +30,18 @@ def app_from_env(env: Mapping[str, str] = os.environ) -> Starlette:
 
 
 def app_from_settings(settings: AuthSettings) -> Starlette:
-    """DynamoDB stores named by the settings; the scopes of every service in the registry."""
+    """DynamoDB stores named by the settings; the scopes of every service in the registry; the portal's views."""
     ddb = client("dynamodb")
     grants = DynamoGrantStore(ddb, settings.oauth_table)
     accounts = DynamoAccountStore(ddb, settings.accounts_table, settings.api_keys_table)
-    services = load_registry().services
-    clients = ClientRegistry(grants, all_scopes(services))
-    return auth_app(settings, services, clients, grants, PendingRequests(grants), accounts)
+    ledger = DynamoLedger(ddb, settings.accounts_table, settings.ledger_table, settings.calls_table)
+    registry = load_registry()
+    views = AccountViews(
+        admin=AccountAdmin(accounts, ledger),
+        ledger=ledger,
+        history=DynamoLedgerHistory(ddb, settings.ledger_table),
+        service_of=service_of_tool(lambda tool: spec.service if (spec := registry.get(tool)) else None),
+        grants=grants,
+    )
+    clients = ClientRegistry(grants, all_scopes(registry.services))
+    return auth_app(settings, registry.services, clients, grants, PendingRequests(grants), views)
