@@ -80,6 +80,7 @@ class LocalPlatform:
             "ALLOWED_HOSTS": LOOPBACK_HOSTS,
             "PUBLIC_URL": f"http://127.0.0.1:{self.port}",
             "ISSUER_URL": f"http://127.0.0.1:{self.port}",  # the OAuth issuer (in AWS: PublicUrl or the HttpApi URL)
+            "SIGN_IN_OUTBOX": "local",  # sign-in codes on the console and at /account/outbox, not through SES
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
@@ -181,8 +182,8 @@ class LocalPlatform:
                 f"  try        curl -s {url} -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
                 '-d \'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello_ping"}}\'',
                 f"  admin      mcp-admin --local show {DEV_ACCOUNT}",
-                f"  oauth      http://127.0.0.1:{self.port}/.well-known/oauth-authorization-server"
-                " (MCP clients sign in with the key above; docs/oauth.md)",
+                f"  portal     http://127.0.0.1:{self.port}/account (sign in with the key; mail: /account/outbox)",
+                f"  oauth      http://127.0.0.1:{self.port}/.well-known/oauth-authorization-server (docs/oauth.md)",
                 "Ctrl-C stops it; state lives in memory only.",
                 "",
             ]

@@ -23,11 +23,13 @@ from starlette.testclient import TestClient
 
 from mcp_auth.app import auth_app
 from mcp_auth.clients import ClientRegistry
+from mcp_auth.email_codes import MAX_CODE_ATTEMPTS, EmailCodes, LocalOutbox
 from mcp_auth.pending import MAX_ATTEMPTS, PendingRequests
 from mcp_auth.portal import AccountViews
 from mcp_auth.settings import AuthSettings
 from mcp_platform.admin import AccountAdmin
-from mcp_platform.auth.dynamodb import DynamoAccountStore
+from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
+from mcp_platform.auth.store import Account
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
@@ -50,6 +52,7 @@ class Server:
     key: str
     clock: Clock
     documents: dict[str, bytes]
+    outbox: LocalOutbox
 
 
 @pytest.fixture
@@ -66,11 +69,16 @@ def server(aws: None, monkeypatch: pytest.MonkeyPatch) -> Server:
     settings = AuthSettings(issuer_url=ISSUER, oauth_table=TABLE_ENV["OAUTH_TABLE"])
     services = ["hello", "fake", "qr"]
     clients = ClientRegistry(grants, all_scopes(services), fetch=documents.__getitem__, clock=clock)
-    views = AccountViews(admin, ledger, DynamoLedgerHistory(ddb, TABLE_ENV["LEDGER_TABLE"]), str, grants)
+    signups = DynamoSignupStore(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["SIGNUPS_TABLE"])
+    signups.register(Account("acct_eve", "Eve", frozenset({"hello"})), "eve@example.org", None, int(clock()))
+    outbox = LocalOutbox()
+    codes = EmailCodes(grants, signups.account_for_email, outbox, clock)
+    history = DynamoLedgerHistory(ddb, TABLE_ENV["LEDGER_TABLE"])
+    views = AccountViews(admin, ledger, history, str, grants, codes, outbox)
     app = auth_app(settings, services, clients, grants, PendingRequests(grants, clock), views, clock)
     # The SDK's token handler checks expiry against time.time(): it reads the test's clock too.
     monkeypatch.setattr(token_handler, "time", SimpleNamespace(time=clock))
-    return Server(TestClient(app, base_url=ISSUER, follow_redirects=False), grants, key, clock, documents)
+    return Server(TestClient(app, base_url=ISSUER, follow_redirects=False), grants, key, clock, documents, outbox)
 
 
 def pkce() -> tuple[str, str]:
@@ -111,7 +119,9 @@ def consent_form(s: Server, location: str) -> dict[str, str]:
 
 
 def _hidden_fields(html: str) -> dict[str, str]:
-    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', html))
+    """The hidden inputs of the page's first form (the sign-in page has a second one, for email)."""
+    first = html.split("</form>", 1)[0]
+    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', first))
 
 
 def consent(s: Server, client_id: str, challenge: str, decision: str = "allow", **extra: str) -> dict[str, list[str]]:
@@ -400,3 +410,56 @@ def test_the_portal_refuses_another_accounts_app(server: Server) -> None:
     assert mallory_csrf != csrf
     server.http.post("/account/apps/revoke", data={"csrf": mallory_csrf, "family_id": family_id})
     assert server.grants.get_access(digest(issued["access_token"])) is not None
+
+
+# -- signing in by email code
+
+
+def _last_code(s: Server) -> str:
+    match = re.search(r"Your code is (\d{6})", s.outbox.messages[0][2])
+    assert match is not None
+    return match.group(1)
+
+
+def test_the_portal_signs_in_with_an_emailed_code_once(server: Server) -> None:
+    asked = server.http.post("/account/email-code", data={"email": " Eve@Example.org"})
+    assert asked.status_code == 200 and 'name="code"' in asked.text
+    code = _last_code(server)
+    assert code not in str(boto3.client("dynamodb").scan(TableName=TABLE_ENV["OAUTH_TABLE"])["Items"])
+    signed_in = server.http.post("/account/sign-in/code", data={"email": "eve@example.org", "code": code})
+    assert signed_in.status_code == 303
+    assert "acct_eve" in server.http.get("/account").text
+    server.http.cookies.clear()
+    again = server.http.post("/account/sign-in/code", data={"email": "eve@example.org", "code": code})
+    assert again.status_code == 400
+
+
+def test_an_unknown_address_looks_the_same_and_gets_no_mail(server: Server) -> None:
+    asked = server.http.post("/account/email-code", data={"email": "nobody@example.org"})
+    assert asked.status_code == 200 and "a code is on its way" in asked.text
+    assert not server.outbox.messages
+
+
+def test_wrong_codes_are_limited(server: Server) -> None:
+    server.http.post("/account/email-code", data={"email": "eve@example.org"})
+    code = _last_code(server)
+    wrong = "000000" if code != "000000" else "111111"
+    for _ in range(MAX_CODE_ATTEMPTS):
+        response = server.http.post("/account/sign-in/code", data={"email": "eve@example.org", "code": wrong})
+        assert response.status_code == 400
+    late = server.http.post("/account/sign-in/code", data={"email": "eve@example.org", "code": code})
+    assert late.status_code == 400
+
+
+def test_the_consent_page_signs_in_with_an_emailed_code(server: Server) -> None:
+    client_id = register(server)
+    _verifier, challenge = pkce()
+    form = consent_form(server, authorize(server, client_id, challenge).headers["location"])
+    asked = server.http.post("/oauth/consent", data={**form, "action": "send_code", "email": "eve@example.org"})
+    assert "Sign-in code" in asked.text
+    assert asked.status_code == 200
+    fields = _hidden_fields(asked.text)
+    signed_in = server.http.post("/oauth/consent", data={**fields, "code": _last_code(server)})
+    assert signed_in.status_code == 200 and "acct_eve" in signed_in.text
+    decided = server.http.post("/oauth/consent", data={**_hidden_fields(signed_in.text), "action": "allow"})
+    assert decided.status_code == 303 and "code=mcpac_" in decided.headers["location"]

@@ -67,12 +67,15 @@ def auth_app(
     async def serve_metadata(_request: Request) -> Response:
         return JSONResponse(metadata, headers={"cache-control": "max-age=3600"})
 
-    consent = Consent(settings, provider, pending, views.admin.store)
+    consent = Consent(settings, provider, pending, views.admin.store, views.email_codes)
     portal = Portal(views, Sessions(grants, clock), clock)
     return Starlette(
         routes=[
             Route(PORTAL, portal.home, methods=["GET"]),
             Route(f"{PORTAL}/sign-in", portal.sign_in, methods=["POST"]),
+            Route(f"{PORTAL}/email-code", portal.send_code, methods=["POST"]),
+            Route(f"{PORTAL}/sign-in/code", portal.sign_in_with_code, methods=["POST"]),
+            Route(f"{PORTAL}/outbox", portal.outbox, methods=["GET"]),
             Route(f"{PORTAL}/sign-out", portal.sign_out, methods=["POST"]),
             Route(f"{PORTAL}/keys", portal.create_key, methods=["POST"]),
             Route(f"{PORTAL}/keys/revoke", portal.revoke_key, methods=["POST"]),

@@ -1,4 +1,4 @@
-"""The consent page: sign in (an API key of the account), then allow or deny the client.
+"""The consent page: sign in (an API key of the account, or a code sent to its email), then allow or deny.
 
 `GET /oauth/consent?request=…` shows the sign-in step; each POST carries the request id and
 the CSRF token bound to it (in the form and in an HttpOnly cookie; both must match the one
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from mcp.server.auth.provider import construct_redirect_uri
 from starlette.responses import RedirectResponse, Response
 
-from mcp_auth.pages import hidden, message, origin_of, page
+from mcp_auth.pages import code_form, email_field, email_of, hidden, message, origin_of, page
 from mcp_platform.auth.keys import hash_key, is_well_formed
 from mcp_platform.oauth.grants import digest
 from mcp_platform.oauth.scopes import CREDITS_READ, grantable, services_of
@@ -24,6 +24,7 @@ from mcp_platform.oauth.scopes import CREDITS_READ, grantable, services_of
 if TYPE_CHECKING:
     from starlette.requests import Request
 
+    from mcp_auth.email_codes import EmailCodes
     from mcp_auth.pending import PendingRequest, PendingRequests
     from mcp_auth.provider import GrantProvider
     from mcp_auth.settings import AuthSettings
@@ -34,12 +35,18 @@ CSRF_COOKIE = "mcp_csrf"
 
 class Consent:
     def __init__(
-        self, settings: AuthSettings, provider: GrantProvider, pending: PendingRequests, accounts: AccountStore
+        self,
+        settings: AuthSettings,
+        provider: GrantProvider,
+        pending: PendingRequests,
+        accounts: AccountStore,
+        email_codes: EmailCodes,
     ) -> None:
         self._settings = settings
         self._provider = provider
         self._pending = pending
         self._accounts = accounts
+        self._email_codes = email_codes
 
     async def show(self, request: Request) -> Response:
         request_id = request.query_params.get("request", "")
@@ -55,7 +62,14 @@ class Consent:
             return page("Request refused", message("The form's security token is missing or stale."), status=403)
         match form.get("action"):
             case "sign_in":
-                return self._sign_in(request_id, pending, str(form.get("api_key", "")))
+                return self._sign_in(request_id, pending, self._account_of(str(form.get("api_key", ""))))
+            case "send_code":
+                return self._code_step(request_id, email_of(str(form.get("email", ""))))
+            case "verify_code":
+                email = email_of(str(form.get("email", ""))) or ""
+                account_id = self._email_codes.verify(email, str(form.get("code", "")))
+                account = self._accounts.get_account(account_id) if account_id else None
+                return self._sign_in(request_id, pending, account)
             case "allow" | "deny" as decision if pending.account_id:
                 return self._finish(request_id, decision)
         return page("Request refused", message("Sign in first."), status=400)
@@ -77,16 +91,32 @@ class Consent:
             + '<p><label for="api_key">API key of your account</label><br>'
             + '<input id="api_key" name="api_key" type="password" autocomplete="off" required size="50"></p>'
             + '<p><button type="submit">Sign in</button></p></form>'
+            + '<form method="post" action="/oauth/consent">'
+            + hidden("request", request_id)
+            + hidden("csrf", csrf)
+            + hidden("action", "send_code")
+            + email_field()
+            + '<p><button type="submit">Email me a code</button></p></form>'
         )
         return _with_csrf(page("Sign in", body, status=400 if error else 200), csrf)
 
-    def _sign_in(self, request_id: str, pending: PendingRequest, api_key: str) -> Response:
-        account = self._account_of(api_key)
+    def _code_step(self, request_id: str, email: str | None) -> Response:
+        if email is None:
+            return self._sign_in_step(request_id, "That is not an email address.")
+        self._email_codes.send(email)
+        bound = self._pending.csrf_for(request_id)
+        if bound is None:
+            return _gone()
+        _pending, csrf = bound
+        fields = (hidden("request", request_id), hidden("csrf", csrf), hidden("action", "verify_code"))
+        return _with_csrf(page("Enter your code", code_form("/oauth/consent", email, *fields)), csrf)
+
+    def _sign_in(self, request_id: str, pending: PendingRequest, account: Account | None) -> Response:
         if account is None:
             left = self._pending.failed_attempt(request_id, pending)
             if left == 0:
                 return page("Too many attempts", message("Start again from the application."), status=429)
-            return self._sign_in_step(request_id, f"That key is not valid; {left} attempts left.")
+            return self._sign_in_step(request_id, f"That did not sign you in; {left} attempts left.")
         self._pending.signed_in(request_id, pending, account.account_id, account.name)
         bound = self._pending.csrf_for(request_id)
         assert bound is not None

@@ -5,6 +5,7 @@ Mangum turns API Gateway HTTP API events into ASGI requests for the same app `ma
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from mangum import Mangum
@@ -14,11 +15,16 @@ from mcp_auth.wiring import app_from_settings
 from mcp_platform.observability import logger, traced_handler
 
 settings = AuthSettings.from_env()
-_asgi_adapter = Mangum(app_from_settings(settings), lifespan="off")
+
+
+@cache
+def _asgi_adapter() -> Mangum:
+    """Built on the first request: importing this module (as the settings tests do) creates no AWS client."""
+    return Mangum(app_from_settings(settings), lifespan="off")
 
 
 def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    return _asgi_adapter(event, context)
+    return _asgi_adapter()(event, context)
 
 
 handler = logger.inject_lambda_context(

@@ -12,6 +12,8 @@ from urllib.parse import urlsplit
 
 from starlette.responses import HTMLResponse
 
+from mcp_platform.auth.signup import normalise_email
+
 _STYLE = "body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;line-height:1.5}"
 
 
@@ -46,3 +48,29 @@ def hidden(name: str, value: str) -> str:
 
 def message(text: str) -> str:
     return f'<p role="alert">{escape(text)}</p>'
+
+
+def email_of(value: str) -> str | None:
+    """The address normalised as sign-up stores it, or None for something else."""
+    try:
+        return normalise_email(value)
+    except ValueError:
+        return None
+
+
+def email_field() -> str:
+    return (
+        '<p><label for="email">Email address of your account</label><br>'
+        '<input id="email" name="email" type="email" autocomplete="email" required size="40"></p>'
+    )
+
+
+def code_form(action: str, email: str, *fields: str) -> str:
+    """The second step of an email sign-in: the code sent to `email` (`fields`: more hidden inputs)."""
+    return (
+        f"<p>If {escape(email)} belongs to an account, a code is on its way.</p>"
+        f'<form method="post" action="{escape(action)}">{hidden("email", email)}{"".join(fields)}'
+        '<p><label for="code">Sign-in code</label><br>'
+        '<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required size="8"></p>'
+        '<p><button type="submit">Sign in with the code</button></p></form>'
+    )

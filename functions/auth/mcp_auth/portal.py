@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.responses import RedirectResponse, Response
 
-from mcp_auth.pages import hidden, message, page
+from mcp_auth.pages import code_form, email_field, email_of, hidden, message, page
 from mcp_auth.sessions import SESSION_COOKIE, SESSION_SECONDS, Session, Sessions
 from mcp_auth.usage_chart import usage_svg
 from mcp_platform.auth.keys import hash_key, is_well_formed
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from starlette.requests import Request
 
+    from mcp_auth.email_codes import EmailCodes, LocalOutbox
     from mcp_platform.admin import AccountAdmin
     from mcp_platform.billing.ledger import Ledger
     from mcp_platform.billing.usage import LedgerHistory
@@ -45,6 +46,9 @@ class AccountViews:
     history: LedgerHistory
     service_of: Callable[[str], str]
     grants: GrantStore
+    email_codes: EmailCodes
+    outbox: LocalOutbox | None = None
+    """`make dev`'s outbox, shown at /account/outbox; None in AWS (SES delivers)."""
 
 
 class Portal:
@@ -67,10 +71,39 @@ class Portal:
         record = self._v.admin.store.get_key(hash_key(key)) if is_well_formed(key) else None
         if record is None or record.revoked:
             return _sign_in_page("That key is not valid.", status=400)
+        return self._signed_in(record.account_id)
+
+    async def send_code(self, request: Request) -> Response:
+        form = await request.form()
+        email = email_of(str(form.get("email", "")))
+        if email is None:
+            return _sign_in_page("That is not an email address.", status=400)
+        self._v.email_codes.send(email)
+        return page("Enter your code", code_form(f"{PORTAL}/sign-in/code", email))
+
+    async def sign_in_with_code(self, request: Request) -> Response:
+        form = await request.form()
+        email = email_of(str(form.get("email", ""))) or ""
+        account_id = self._v.email_codes.verify(email, str(form.get("code", "")))
+        if account_id is None:
+            body = message("That code is wrong or expired.") + code_form(f"{PORTAL}/sign-in/code", email)
+            return page("Enter your code", body, status=400)
+        return self._signed_in(account_id)
+
+    async def outbox(self, _request: Request) -> Response:
+        if self._v.outbox is None:
+            return page("Not found", message("There is no local outbox here."), status=404)
+        items = "".join(
+            f"<li><strong>{escape(to)}</strong>: {escape(subject)}: <span>{escape(text)}</span></li>"
+            for to, subject, text in self._v.outbox.messages
+        )
+        return page("Local outbox", f"<ul>{items}</ul>" if items else "<p>No mail yet.</p>")
+
+    def _signed_in(self, account_id: str) -> Response:
         response = _back_home()
         response.set_cookie(
             SESSION_COOKIE,
-            self._sessions.start(record.account_id),
+            self._sessions.start(account_id),
             max_age=SESSION_SECONDS,
             path=PORTAL,
             secure=True,
@@ -234,6 +267,8 @@ def _sign_in_page(error: str = "", status: int = 200) -> Response:
         + '<p><label for="api_key">API key of your account</label><br>'
         + '<input id="api_key" name="api_key" type="password" autocomplete="off" required size="50"></p>'
         + '<p><button type="submit">Sign in</button></p></form>'
+        + f'<form method="post" action="{PORTAL}/email-code">{email_field()}'
+        + '<p><button type="submit">Email me a code</button></p></form>'
     )
     return page("Sign in to your account", body, status=status)
 

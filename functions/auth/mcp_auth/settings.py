@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import AnyHttpUrl, field_validator
 
@@ -10,11 +10,17 @@ from mcp_platform.settings import FunctionSettings
 
 
 class AuthSettings(FunctionSettings):
-    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"server_name"})
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"server_name", "sign_in_outbox"})
 
     accounts_table: str = ""
     api_keys_table: str = ""
     oauth_table: str = ""
+    signups_table: str = ""
+    """Where an email address finds its account (sign-in by email code)."""
+    sign_in_email_from: str = ""
+    """The SES identity sign-in codes come from (the template's EmailFromAddress); empty: none are sent."""
+    sign_in_outbox: Literal["ses", "local"] = "ses"
+    """`local` (make dev): codes are printed and listed at /account/outbox instead of sent."""
     ledger_table: str = ""
     calls_table: str = ""
     """The ledger's own writes name it; the portal only reads balances and entries."""

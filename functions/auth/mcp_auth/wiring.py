@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING
 
 from mcp_auth.app import auth_app
 from mcp_auth.clients import ClientRegistry
+from mcp_auth.email_codes import EmailCodes, LocalOutbox, SesOutbox
 from mcp_auth.pending import PendingRequests
 from mcp_auth.portal import AccountViews
 from mcp_auth.settings import AuthSettings
 from mcp_platform.admin import AccountAdmin
-from mcp_platform.auth.dynamodb import DynamoAccountStore
-from mcp_platform.aws import client
+from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
+from mcp_platform.aws import client, configured_client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory, service_of_tool
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
@@ -36,12 +37,17 @@ def app_from_settings(settings: AuthSettings) -> Starlette:
     accounts = DynamoAccountStore(ddb, settings.accounts_table, settings.api_keys_table)
     ledger = DynamoLedger(ddb, settings.accounts_table, settings.ledger_table, settings.calls_table)
     registry = load_registry()
+    signups = DynamoSignupStore(ddb, settings.accounts_table, settings.signups_table)
+    outbox = LocalOutbox() if settings.sign_in_outbox == "local" else None
+    sender = outbox or SesOutbox(configured_client("sesv2"), settings.sign_in_email_from)
     views = AccountViews(
         admin=AccountAdmin(accounts, ledger),
         ledger=ledger,
         history=DynamoLedgerHistory(ddb, settings.ledger_table),
         service_of=service_of_tool(lambda tool: spec.service if (spec := registry.get(tool)) else None),
         grants=grants,
+        email_codes=EmailCodes(grants, signups.account_for_email, sender),
+        outbox=outbox,
     )
     clients = ClientRegistry(grants, all_scopes(registry.services))
     return auth_app(settings, registry.services, clients, grants, PendingRequests(grants), views)
