@@ -27,14 +27,16 @@ from mcp_auth.email_codes import MAX_CODE_ATTEMPTS, EmailCodes, LocalOutbox
 from mcp_auth.pending import MAX_ATTEMPTS, PendingRequests
 from mcp_auth.portal import AccountViews
 from mcp_auth.settings import AuthSettings
-from mcp_platform.admin import AccountAdmin
+from mcp_platform.admin import AccountAdmin, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
+from mcp_platform.auth.signup import SignupMode
 from mcp_platform.auth.store import Account
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.oauth.grants import digest
 from mcp_platform.oauth.scopes import all_scopes
+from mcp_platform.ratelimit.limiter import MemoryRateLimiter
 from mcp_router.settings import RouterSettings
 from tests.support.clock import Clock
 from tests.support.dynamo import TABLE_ENV
@@ -74,7 +76,9 @@ def server(aws: None, monkeypatch: pytest.MonkeyPatch) -> Server:
     outbox = LocalOutbox()
     codes = EmailCodes(grants, signups.account_for_email, outbox, clock)
     history = DynamoLedgerHistory(ddb, TABLE_ENV["LEDGER_TABLE"])
-    views = AccountViews(admin, ledger, history, str, grants, codes, outbox)
+    desk = SignupDesk(admin, signups, SignupMode.OPEN, frozenset({"hello"}), 10)
+    limiter = MemoryRateLimiter(clock, window_seconds=3600)
+    views = AccountViews(admin, ledger, history, str, grants, codes, desk, limiter, 2, outbox)
     app = auth_app(settings, services, clients, grants, PendingRequests(grants, clock), views, clock)
     # The SDK's token handler checks expiry against time.time(): it reads the test's clock too.
     monkeypatch.setattr(token_handler, "time", SimpleNamespace(time=clock))
@@ -463,3 +467,16 @@ def test_the_consent_page_signs_in_with_an_emailed_code(server: Server) -> None:
     assert signed_in.status_code == 200 and "acct_eve" in signed_in.text
     decided = server.http.post("/oauth/consent", data={**_hidden_fields(signed_in.text), "action": "allow"})
     assert decided.status_code == 303 and "code=mcpac_" in decided.headers["location"]
+
+
+# -- signing up in the portal
+
+
+def test_the_portal_signs_up_shows_the_key_once_and_limits_each_address(server: Server) -> None:
+    welcome = server.http.post("/account/sign-up", data={"email": "new@example.org"})
+    assert welcome.status_code == 200 and "mcp_" in welcome.text and "shown once" in welcome.text
+    assert "10 credits" in server.http.get("/account").text
+    taken = server.http.post("/account/sign-up", data={"email": "new@example.org"})
+    assert taken.status_code == 409
+    limited = server.http.post("/account/sign-up", data={"email": "third@example.org"})
+    assert limited.status_code == 429

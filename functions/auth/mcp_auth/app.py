@@ -76,6 +76,7 @@ def auth_app(
             Route(f"{PORTAL}/email-code", portal.send_code, methods=["POST"]),
             Route(f"{PORTAL}/sign-in/code", portal.sign_in_with_code, methods=["POST"]),
             Route(f"{PORTAL}/outbox", portal.outbox, methods=["GET"]),
+            Route(f"{PORTAL}/sign-up", portal.sign_up, methods=["POST"]),
             Route(f"{PORTAL}/sign-out", portal.sign_out, methods=["POST"]),
             Route(f"{PORTAL}/keys", portal.create_key, methods=["POST"]),
             Route(f"{PORTAL}/keys/revoke", portal.revoke_key, methods=["POST"]),

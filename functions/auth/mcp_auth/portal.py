@@ -14,12 +14,15 @@ from datetime import UTC, datetime, timedelta
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
 from starlette.responses import RedirectResponse, Response
 
 from mcp_auth.pages import code_form, email_field, email_of, hidden, message, page
 from mcp_auth.sessions import SESSION_COOKIE, SESSION_SECONDS, Session, Sessions
 from mcp_auth.usage_chart import usage_svg
+from mcp_platform.admin import SignupRefusedError
 from mcp_platform.auth.keys import hash_key, is_well_formed
+from mcp_platform.auth.signup import EmailTakenError, InviteRejectedError, SignupMode, SignupRequest
 from mcp_platform.billing.usage import daily_totals, read_all, read_page
 
 if TYPE_CHECKING:
@@ -28,10 +31,11 @@ if TYPE_CHECKING:
     from starlette.requests import Request
 
     from mcp_auth.email_codes import EmailCodes, LocalOutbox
-    from mcp_platform.admin import AccountAdmin
+    from mcp_platform.admin import AccountAdmin, SignupDesk
     from mcp_platform.billing.ledger import Ledger
     from mcp_platform.billing.usage import LedgerHistory
     from mcp_platform.oauth.grants import GrantStore
+    from mcp_platform.ratelimit.limiter import RateLimiter
 
 PORTAL = "/account"
 USAGE_DAYS = 30
@@ -47,6 +51,10 @@ class AccountViews:
     service_of: Callable[[str], str]
     grants: GrantStore
     email_codes: EmailCodes
+    signups: SignupDesk
+    signup_limiter: RateLimiter
+    """Per source address, windows of an hour: the same windows as POST /api/auth/register."""
+    signups_per_ip_per_hour: int
     outbox: LocalOutbox | None = None
     """`make dev`'s outbox, shown at /account/outbox; None in AWS (SES delivers)."""
 
@@ -62,7 +70,7 @@ class Portal:
     async def home(self, request: Request) -> Response:
         session = self._session(request)
         if session is None:
-            return _sign_in_page()
+            return _sign_in_page("", self._v.signups.mode)
         return self._dashboard(session)
 
     async def sign_in(self, request: Request) -> Response:
@@ -70,14 +78,14 @@ class Portal:
         key = str(form.get("api_key", "")).strip()
         record = self._v.admin.store.get_key(hash_key(key)) if is_well_formed(key) else None
         if record is None or record.revoked:
-            return _sign_in_page("That key is not valid.", status=400)
+            return _sign_in_page("That key is not valid.", self._v.signups.mode, status=400)
         return self._signed_in(record.account_id)
 
     async def send_code(self, request: Request) -> Response:
         form = await request.form()
         email = email_of(str(form.get("email", "")))
         if email is None:
-            return _sign_in_page("That is not an email address.", status=400)
+            return _sign_in_page("That is not an email address.", self._v.signups.mode, status=400)
         self._v.email_codes.send(email)
         return page("Enter your code", code_form(f"{PORTAL}/sign-in/code", email))
 
@@ -90,6 +98,35 @@ class Portal:
             return page("Enter your code", body, status=400)
         return self._signed_in(account_id)
 
+    async def sign_up(self, request: Request) -> Response:
+        """A new account (when SignupMode allows): its key shown once, and signed in."""
+        desk = self._v.signups
+        if desk.mode is SignupMode.CLOSED:
+            return _sign_in_page("Sign-up is closed here; ask the operator for a key.", desk.mode, status=403)
+        form = await request.form()
+        try:
+            signup = SignupRequest(
+                email=str(form.get("email", "")),
+                account_type="agent",
+                invite_code=str(form.get("invite_code") or "") or None,
+            )
+        except ValidationError:
+            return _sign_in_page("That is not an email address.", desk.mode, status=400)
+        client_ip = request.client.host if request.client else "unknown"
+        if not self._v.signup_limiter.hit(f"signup#{client_ip}", self._v.signups_per_ip_per_hour).allowed:
+            return _sign_in_page("Too many sign-ups from this address; try again later.", desk.mode, status=429)
+        try:
+            registration = desk.register(signup)
+        except (SignupRefusedError, InviteRejectedError):
+            return _sign_in_page("Sign-up needs a valid invite code here.", desk.mode, status=403)
+        except EmailTakenError:
+            return _sign_in_page("An account with this email exists: sign in with an emailed code.", desk.mode, 409)
+        body = (
+            f"<p>Account <code>{escape(registration.account_id)}</code> with {registration.balance} credits.</p>"
+            + _shown_once(registration.api_key)
+        )
+        return self._with_session(page("Welcome", body), registration.account_id)
+
     async def outbox(self, _request: Request) -> Response:
         if self._v.outbox is None:
             return page("Not found", message("There is no local outbox here."), status=404)
@@ -100,7 +137,9 @@ class Portal:
         return page("Local outbox", f"<ul>{items}</ul>" if items else "<p>No mail yet.</p>")
 
     def _signed_in(self, account_id: str) -> Response:
-        response = _back_home()
+        return self._with_session(_back_home(), account_id)
+
+    def _with_session(self, response: Response, account_id: str) -> Response:
         response.set_cookie(
             SESSION_COOKIE,
             self._sessions.start(account_id),
@@ -126,14 +165,7 @@ class Portal:
         if checked is None:
             return _refused()
         session, _form = checked
-        key = self._v.admin.issue_key(session.account_id)
-        body = (
-            "<p>Copy it now: it is shown once and never again.</p>"
-            '<p><label for="new_key">New API key</label><br>'
-            f'<input id="new_key" readonly size="52" value="{escape(key)}"></p>'
-            f'<p><a href="{PORTAL}">Back to your account</a></p>'
-        )
-        return page("New API key", body)
+        return page("New API key", _shown_once(self._v.admin.issue_key(session.account_id)))
 
     async def revoke_key(self, request: Request) -> Response:
         checked = await self._checked(request)
@@ -260,7 +292,32 @@ def _ledger_table(entries: list[dict[str, Any]]) -> str:
     return f'<table id="ledger">{head}{rows}</table>'
 
 
-def _sign_in_page(error: str = "", status: int = 200) -> Response:
+def _shown_once(key: str) -> str:
+    return (
+        "<p>Copy your API key now: it is shown once and never again.</p>"
+        '<p><label for="new_key">New API key</label><br>'
+        f'<input id="new_key" readonly size="52" value="{escape(key)}"></p>'
+        f'<p><a href="{PORTAL}">Go to your account</a></p>'
+    )
+
+
+def _sign_up_form(mode: SignupMode) -> str:
+    if mode is SignupMode.CLOSED:
+        return ""
+    invite = (
+        '<p><label for="invite_code">Invite code</label><br><input id="invite_code" name="invite_code" required></p>'
+        if mode is SignupMode.INVITE
+        else ""
+    )
+    return (
+        f'<h2>New here?</h2><form method="post" action="{PORTAL}/sign-up">'
+        '<p><label for="signup_email">Email address for the new account</label><br>'
+        '<input id="signup_email" name="email" type="email" autocomplete="email" required size="40"></p>'
+        f'{invite}<p><button type="submit">Create an account</button></p></form>'
+    )
+
+
+def _sign_in_page(error: str, mode: SignupMode, status: int = 200) -> Response:
     body = (
         (message(error) if error else "")
         + f'<form method="post" action="{PORTAL}/sign-in">'
@@ -269,6 +326,7 @@ def _sign_in_page(error: str = "", status: int = 200) -> Response:
         + '<p><button type="submit">Sign in</button></p></form>'
         + f'<form method="post" action="{PORTAL}/email-code">{email_field()}'
         + '<p><button type="submit">Email me a code</button></p></form>'
+        + _sign_up_form(mode)
     )
     return page("Sign in to your account", body, status=status)
 

@@ -6,6 +6,7 @@ from typing import ClassVar, Literal
 
 from pydantic import AnyHttpUrl, field_validator
 
+from mcp_platform.auth.signup import SignupMode
 from mcp_platform.settings import FunctionSettings
 
 
@@ -21,6 +22,11 @@ class AuthSettings(FunctionSettings):
     """The SES identity sign-in codes come from (the template's EmailFromAddress); empty: none are sent."""
     sign_in_outbox: Literal["ses", "local"] = "ses"
     """`local` (make dev): codes are printed and listed at /account/outbox instead of sent."""
+    signup_mode: SignupMode = SignupMode.INVITE
+    """Whether the portal offers sign-up (open, with an invite code, or closed), as POST /api/auth/register."""
+    welcome_credits: int = 100
+    rate_limit_table: str = ""
+    signups_per_ip_per_hour: int = 5
     ledger_table: str = ""
     calls_table: str = ""
     """The ledger's own writes name it; the portal only reads balances and entries."""

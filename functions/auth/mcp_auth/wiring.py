@@ -11,13 +11,14 @@ from mcp_auth.email_codes import EmailCodes, LocalOutbox, SesOutbox
 from mcp_auth.pending import PendingRequests
 from mcp_auth.portal import AccountViews
 from mcp_auth.settings import AuthSettings
-from mcp_platform.admin import AccountAdmin
+from mcp_platform.admin import AccountAdmin, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.aws import client, configured_client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory, service_of_tool
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.oauth.scopes import all_scopes
+from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.registry import load_registry
 
 if TYPE_CHECKING:
@@ -40,13 +41,18 @@ def app_from_settings(settings: AuthSettings) -> Starlette:
     signups = DynamoSignupStore(ddb, settings.accounts_table, settings.signups_table)
     outbox = LocalOutbox() if settings.sign_in_outbox == "local" else None
     sender = outbox or SesOutbox(configured_client("sesv2"), settings.sign_in_email_from)
+    admin = AccountAdmin(accounts, ledger)
+    desk = SignupDesk(admin, signups, settings.signup_mode, frozenset(registry.services), settings.welcome_credits)
     views = AccountViews(
-        admin=AccountAdmin(accounts, ledger),
+        admin=admin,
         ledger=ledger,
         history=DynamoLedgerHistory(ddb, settings.ledger_table),
         service_of=service_of_tool(lambda tool: spec.service if (spec := registry.get(tool)) else None),
         grants=grants,
         email_codes=EmailCodes(grants, signups.account_for_email, sender),
+        signups=desk,
+        signup_limiter=DynamoRateLimiter(ddb, settings.rate_limit_table, window_seconds=3600),
+        signups_per_ip_per_hour=settings.signups_per_ip_per_hour,
         outbox=outbox,
     )
     clients = ClientRegistry(grants, all_scopes(registry.services))
