@@ -168,23 +168,30 @@ class Portal:
         return page("New API key", _shown_once(self._v.admin.issue_key(session.account_id)))
 
     async def revoke_key(self, request: Request) -> Response:
-        checked = await self._checked(request)
-        if checked is None:
-            return _refused()
-        session, form = checked
-        key_id = str(form.get("key_id", ""))
-        if key_id in {k.key_hash for k in self._v.admin.store.keys_of(session.account_id)}:
-            self._v.admin.store.revoke_key(key_id)
-        return _back_home()
+        store = self._v.admin.store
+        return await self._revoke(
+            request, "key_id", lambda account: {k.key_hash for k in store.keys_of(account)}, store.revoke_key
+        )
 
     async def revoke_app(self, request: Request) -> Response:
+        grants = self._v.grants
+        return await self._revoke(
+            request,
+            "family_id",
+            lambda account: {f.family_id for f in grants.families_of(account)},
+            grants.revoke_family,
+        )
+
+    async def _revoke(
+        self, request: Request, field: str, owned: Callable[[str], set[str]], revoke: Callable[[str], object]
+    ) -> Response:
+        """Revoke the key or app the form names, if it is the session account's own."""
         checked = await self._checked(request)
         if checked is None:
             return _refused()
         session, form = checked
-        family_id = str(form.get("family_id", ""))
-        if family_id in {f.family_id for f in self._v.grants.families_of(session.account_id)}:
-            self._v.grants.revoke_family(family_id)
+        if (target := str(form.get(field, ""))) in owned(session.account_id):
+            revoke(target)
         return _back_home()
 
     async def ledger_csv(self, request: Request) -> Response:

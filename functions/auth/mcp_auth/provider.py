@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.auth.provider import (
     AccessToken,
@@ -137,14 +137,7 @@ class GrantProvider:
         record = self._grants.get_refresh(digest(refresh_token))
         if record is None or record.grant.client_id != client.client_id:
             return None
-        return RefreshToken(
-            token=refresh_token,
-            client_id=record.grant.client_id,
-            scopes=list(record.grant.scopes),
-            expires_at=record.expires_at,
-            resource=record.grant.resource,
-            subject=record.grant.account_id,
-        )
+        return RefreshToken(**_token_fields(refresh_token, record))
 
     async def exchange_refresh_token(
         self, client: OAuthClientInformationFull, refresh_token: RefreshToken, scopes: list[str]
@@ -163,14 +156,7 @@ class GrantProvider:
         record = self._grants.get_access(digest(token))
         if record is None or record.expires_at <= self._clock():
             return None
-        return AccessToken(
-            token=token,
-            client_id=record.grant.client_id,
-            scopes=list(record.grant.scopes),
-            expires_at=record.expires_at,
-            resource=record.grant.resource,
-            subject=record.grant.account_id,
-        )
+        return AccessToken(**_token_fields(token, record))
 
     async def revoke_token(self, token: AccessToken | RefreshToken) -> None:
         self._grants.revoke_token(digest(token.token))
@@ -187,3 +173,16 @@ class GrantProvider:
             scope=" ".join(grant.scopes),
             refresh_token=refresh,
         )
+
+
+def _token_fields(secret: str, record: TokenRecord) -> dict[str, Any]:
+    """What the SDK's AccessToken and RefreshToken models say about a stored token."""
+    grant = record.grant
+    return {
+        "token": secret,
+        "client_id": grant.client_id,
+        "scopes": list(grant.scopes),
+        "expires_at": record.expires_at,
+        "resource": grant.resource,
+        "subject": grant.account_id,
+    }
