@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ from mcp_auth.usage_chart import usage_svg
 from mcp_platform.admin import SignupRefusedError
 from mcp_platform.auth.keys import hash_key, is_well_formed
 from mcp_platform.auth.signup import EmailTakenError, InviteRejectedError, SignupMode, SignupRequest
-from mcp_platform.billing.usage import daily_totals, read_all, read_page
+from mcp_platform.billing.usage import USAGE_DAYS, read_all, read_page, usage
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from mcp_platform.ratelimit.limiter import RateLimiter
 
 PORTAL = "/account"
-USAGE_DAYS = 30
 
 
 @dataclass(frozen=True)
@@ -212,15 +211,14 @@ class Portal:
     def _dashboard(self, session: Session) -> Response:
         account = self._v.admin.store.get_account(session.account_id)
         balance = self._v.ledger.balance(session.account_id)
-        since = (datetime.fromtimestamp(self._clock(), UTC) - timedelta(days=USAGE_DAYS)).date().isoformat()
-        usage = daily_totals(read_all(self._v.history, session.account_id, balance, self._v.service_of, since))
+        totals = usage(self._v.history, session.account_id, balance, self._v.service_of, self._clock()).totals_by_day
         recent = read_page(self._v.history, session.account_id, balance, self._v.service_of, limit=50).entries
         csrf = session.csrf
         body = (
             f"<p>Account <strong>{escape(account.name if account else '')}</strong> "
             f"(<code>{escape(session.account_id)}</code>)</p>"
             f'<h2>Balance</h2><p id="balance">{balance} credits</p>'
-            f"<h2>Usage, last {USAGE_DAYS} days</h2>{usage_svg(usage)}{_usage_table(usage)}"
+            f"<h2>Usage, last {USAGE_DAYS} days</h2>{usage_svg(totals)}{_usage_table(totals)}"
             f'<h2>Ledger</h2><p><a href="{PORTAL}/ledger.csv">Download the whole ledger as CSV</a></p>'
             f"{_ledger_table(recent)}"
             f"<h2>API keys</h2>{self._keys(session.account_id, csrf)}"
