@@ -2,7 +2,8 @@
 
 `!Ref SomeTable` becomes the table's logical id (the local store names tables
 so); `!Ref SomeParameter` becomes the parameter's default; `!Sub` fills in
-those and the pseudo parameters (the stack is `local`). Values that only AWS
+those and the pseudo parameters (the stack is `local`); `!If` takes the branch the
+parameters' defaults choose. Values that only AWS
 can resolve are left out. Each function gets only its own block plus Globals,
 as in AWS: a variable missing from a block makes that function's settings
 refuse to load, locally too.
@@ -30,6 +31,7 @@ _PSEUDO = {
     "AWS::Region": "us-east-1",
     "AWS::AccountId": "000000000000",
     "AWS::Partition": "aws",
+    "AWS::URLSuffix": "amazonaws.com",
 }
 """Pseudo parameters as the local default names them (the stack is called `local`)."""
 _SUB = re.compile(r"\$\{([^}]+)\}")
@@ -46,6 +48,9 @@ def resolve(value: Any, resources: dict[str, Any], parameters: dict[str, Any]) -
         if any(v is None for v in parts.values()):
             return None
         return _SUB.sub(lambda m: str(parts[m.group(1)]), value["Fn::Sub"])
+    if isinstance(value, dict) and isinstance(value.get("Fn::If"), list):
+        condition, if_true, if_false = value["Fn::If"]
+        return resolve(if_true if template.condition_holds(condition) else if_false, resources, parameters)
     if isinstance(value, dict) and "Ref" in value:
         name = value["Ref"]
         if name in parameters:

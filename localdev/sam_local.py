@@ -113,7 +113,7 @@ class SamLocal:
                 args += ["--invoke-image", f"{function.logical_id}={image}"]
         return args
 
-    def env_file(self, aws_port: int, directory: Path) -> tuple[Path, dict[str, dict[str, str]]]:
+    def env_file(self, aws_port: int, directory: Path, api_port: int = 3000) -> tuple[Path, dict[str, dict[str, str]]]:
         """events/sam-local-env.json with the actual ports and the router's entry for each service function.
 
         The entries come from the template (`service_function_names`), so a new service needs none here.
@@ -121,6 +121,7 @@ class SamLocal:
         text = ENV_FILE.read_text()
         text = text.replace("host.docker.internal:4566", f"host.docker.internal:{aws_port}")
         text = text.replace("host.docker.internal:3001", f"host.docker.internal:{self.lambda_port}")
+        text = text.replace("127.0.0.1:3000", f"127.0.0.1:{api_port}")  # the OAuth issuer and resource origin
         overrides: dict[str, dict[str, str]] = json.loads(text)
         functions = self.functions()
         router = next(f.logical_id for f in functions if f.service == "router")
@@ -210,7 +211,7 @@ def serve(sam: SamLocal, platform: LocalPlatform, key: str, env: dict[str, str])
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     with tempfile.TemporaryDirectory(prefix="sam-local-") as tmp:
-        env_file, overrides = sam.env_file(platform.aws_port, Path(tmp))
+        env_file, overrides = sam.env_file(platform.aws_port, Path(tmp), platform.port)
         local = sam_local_template(BUILT_TEMPLATE, overrides, (f.logical_id for f in sam.functions()))
         args = [*sam.common_args(env_file), "--template", str(local)]
         servers = [

@@ -6,7 +6,7 @@ import logging
 import os
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from localdev import environment, template
 from localdev.store import create_buckets, create_sender_identity, create_tables, moto_as_dynamodb
@@ -79,6 +79,8 @@ class LocalPlatform:
             "AWS_DEFAULT_REGION": "us-east-1",
             "ALLOWED_HOSTS": LOOPBACK_HOSTS,
             "PUBLIC_URL": f"http://127.0.0.1:{self.port}",
+            "ISSUER_URL": f"http://127.0.0.1:{self.port}",  # the OAuth issuer (in AWS: PublicUrl or the HttpApi URL)
+            "SIGN_IN_OUTBOX": "local",  # sign-in codes on the console and at /account/outbox, not through SES
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
@@ -139,6 +141,7 @@ class LocalPlatform:
 
     def app(self):
         from localdev.invoker import InProcessInvoker, failure_sink
+        from localdev.routes import PathRouter
         from mcp_platform.billing.lifecycle import Calls
         from mcp_router.asgi import GatewayApp
         from mcp_router.gateway import Gateway
@@ -150,7 +153,16 @@ class LocalPlatform:
             deps = dependencies_from_env(invoker=invoker)
         if deps.task_store is not None:
             invoker.on_failure = failure_sink(deps.task_store, Calls(deps.ledger))
-        return GatewayApp(Gateway(deps), deps.settings.max_body_bytes)
+        return PathRouter(GatewayApp(Gateway(deps), deps.settings.max_body_bytes), *self._auth_app())
+
+    @staticmethod
+    def _auth_app() -> tuple[Any, list[str]]:
+        """The authorization server's app and the paths API Gateway sends it (same origin as the router)."""
+        from mcp_auth.wiring import app_from_env
+
+        auth = next(f for f in template.functions() if f.service == "auth")
+        with environment.isolated(auth):
+            return app_from_env(), template.http_paths(auth.logical_id)
 
     def serve(self) -> None:
         import uvicorn
@@ -170,6 +182,8 @@ class LocalPlatform:
                 f"  try        curl -s {url} -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
                 '-d \'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello_ping"}}\'',
                 f"  admin      mcp-admin --local show {DEV_ACCOUNT}",
+                f"  portal     http://127.0.0.1:{self.port}/account (sign in with the key; mail: /account/outbox)",
+                f"  oauth      http://127.0.0.1:{self.port}/.well-known/oauth-authorization-server (docs/oauth.md)",
                 "Ctrl-C stops it; state lives in memory only.",
                 "",
             ]

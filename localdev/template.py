@@ -107,13 +107,19 @@ def functions(path: Path = TEMPLATE) -> list[FunctionWiring]:
     return out
 
 
-PLATFORM_FUNCTIONS = frozenset({"router", "reconcile", "tasks"})
+PLATFORM_FUNCTIONS = frozenset({"router", "reconcile", "tasks", "auth"})
 """Functions that are part of the platform, not tool services (tagged `service: <name>` all the same)."""
 
 
 def service_functions(path: Path = TEMPLATE) -> dict[str, FunctionWiring]:
     """Service name → wiring, for every tool service (not the router, the reconciliation sweep or the task events)."""
     return {f.service: f for f in functions(path) if f.service not in PLATFORM_FUNCTIONS}
+
+
+def http_paths(logical_id: str, path: Path = TEMPLATE) -> list[str]:
+    """The paths of a function's `HttpApi` events, as written (`/oauth/{proxy+}` included)."""
+    events = load_template(path)["Resources"][logical_id]["Properties"].get("Events", {})
+    return [e["Properties"]["Path"] for e in events.values() if e["Type"] == "HttpApi"]
 
 
 def parameter_value(node: Any, overrides: Mapping[str, str] | None = None, path: Path = TEMPLATE) -> str:

@@ -16,6 +16,7 @@ TABLE_ENV = {
     "RATE_LIMIT_TABLE": "RateLimitTable",
     "SIGNUPS_TABLE": "SignupsTable",
     "CALLS_TABLE": "CallsTable",
+    "OAUTH_TABLE": "OAuthTable",
 }
 """What `!Ref <Table>` resolves to locally: the logical id (tests/conftest.py's `aws` fixture)."""
 

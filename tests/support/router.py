@@ -36,6 +36,7 @@ from tests.support.dynamo import TABLE_ENV
 if TYPE_CHECKING:
     from mcp_platform.auth.store import AccountStore
     from mcp_platform.billing.lifecycle import CallLedger
+    from mcp_platform.oauth.grants import GrantStore
     from mcp_platform.tasks.store import TaskStore
     from mcp_router.invoker import Invoker
 
@@ -192,11 +193,13 @@ def platform(
     clock: Clock | None = None,
     adapter: str = "memory",
     task_store: TaskStore | None = None,
+    grants: GrantStore | None = None,
 ) -> Platform:
     """An in-memory platform with one account (approved for `services`, default all) and one key.
 
     With `clock`, deadlines, rate-limit windows and idempotent waits run on it (a wait moves it);
-    `adapter="dynamodb"` keeps accounts and credits in DynamoDB (moto must be active: the `aws` fixture).
+    `adapter="dynamodb"` keeps accounts and credits in DynamoDB (moto must be active: the `aws` fixture);
+    with `grants`, the router accepts the access tokens that store holds.
     """
     registry = registry or load_registry()
     if invoker is None:
@@ -223,7 +226,7 @@ def platform(
     )
     deps = Dependencies(
         registry=registry,
-        authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
+        authenticator=KeyAuthenticator(store, settings.key_cache_seconds, grants=grants),
         ledger=ledger,
         limiter=limiter,
         invoker=invoker,

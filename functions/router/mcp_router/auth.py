@@ -1,7 +1,10 @@
-"""API key authentication with a short per-instance cache.
+"""Who is calling: an API key or an OAuth access token, behind one `Authenticator`.
 
-A warm router answers most requests without reading DynamoDB; a revoked key
-stops working within `key_cache_seconds` (60 s at most, by template bound).
+Both are looked up by hash with a short per-instance cache: a warm router answers
+most requests without reading DynamoDB, and a revoked key or token stops working
+within `key_cache_seconds` (60 s at most, by template bound). An access token
+is refused once expired whatever the cache says, and unless it was issued for
+this endpoint (RFC 8707: its `resource` is the `/mcp` URL).
 """
 
 from __future__ import annotations
@@ -11,14 +14,17 @@ import binascii
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from mcp_platform.auth.keys import hash_key, is_well_formed
+from mcp_platform.oauth.grants import digest, is_access_token
+from mcp_platform.oauth.scopes import CREDITS_READ, services_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from mcp_platform.auth.store import Account, AccountStore
+    from mcp_platform.oauth.grants import GrantStore
 
 _NEGATIVE_TTL = 5.0
 """Unknown keys are remembered briefly too, so a flood of bad keys cannot hammer the table."""
@@ -29,10 +35,38 @@ class Principal:
     account: Account
     profile: str | None = None
     """A default connection profile in URL-query form (`profile=discover`); the URL narrows it, never widens it."""
+    scopes: frozenset[str] | None = None
+    """An access token's scopes; None for an API key, which may do whatever its account may."""
+    client_id: str | None = None
+    """The OAuth client an access token was issued to; None for an API key."""
+    expires_at: int | None = None
+    """When an access token stops working (epoch seconds); None for an API key."""
+    resource: str | None = None
+    """The endpoint an access token was issued for (RFC 8707); None for an API key."""
 
     @property
     def account_id(self) -> str:
         return self.account.account_id
+
+    @property
+    def services(self) -> frozenset[str]:
+        """The services this caller may use: the account's, narrowed by a token's scopes."""
+        if self.scopes is None:
+            return self.account.services
+        return self.account.services & services_of(self.scopes)
+
+    @property
+    def reads_credits(self) -> bool:
+        return self.scopes is None or CREDITS_READ in self.scopes
+
+
+class Authenticator(Protocol):
+    def authenticate(self, credential: str | None, resource: str) -> Principal | None:
+        """The caller behind a key, or a token issued for `resource` (this `/mcp` URL).
+
+        None for a missing, malformed, unknown, expired or revoked credential, or a token for another resource.
+        """
+        ...
 
 
 def extract_key(authorization: str | None, x_api_key: str | None) -> str | None:
@@ -54,24 +88,21 @@ def extract_key(authorization: str | None, x_api_key: str | None) -> str | None:
     return x_api_key.strip() if x_api_key else None
 
 
-class KeyAuthenticator:
-    def __init__(self, store: AccountStore, ttl: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self._store = store
+class _LookupCache:
+    """Hash → (expiry, principal), unknowns remembered briefly too."""
+
+    def __init__(self, ttl: float, clock: Callable[[], float]) -> None:
         self._ttl = ttl
         self._clock = clock
         self._cache: dict[str, tuple[float, Principal | None]] = {}
         self._lock = threading.Lock()
 
-    def authenticate(self, key: str | None) -> Principal | None:
-        """The caller behind `key`, or None for a missing, malformed, unknown or revoked key."""
-        if not key or not is_well_formed(key):
-            return None
-        digest = hash_key(key)
+    def get(self, digest: str, lookup: Callable[[str], Principal | None]) -> Principal | None:
         now = self._clock()
         cached = self._cache.get(digest)
         if cached and cached[0] > now:
             return cached[1]
-        principal = self._lookup(digest)
+        principal = lookup(digest)
         ttl = self._ttl if principal else min(self._ttl, _NEGATIVE_TTL)
         with self._lock:
             if len(self._cache) > 10_000:
@@ -79,9 +110,57 @@ class KeyAuthenticator:
             self._cache[digest] = (now + ttl, principal)
         return principal
 
-    def _lookup(self, digest: str) -> Principal | None:
-        record = self._store.get_key(digest)
+
+class KeyAuthenticator:
+    """API keys (`mcp_…`), and access tokens (`mcpat_…`) when given the grant store."""
+
+    def __init__(
+        self,
+        store: AccountStore,
+        ttl: float,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        grants: GrantStore | None = None,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._store = store
+        self._grants = grants
+        self._wall_clock = wall_clock
+        self._keys = _LookupCache(ttl, clock)
+        self._tokens = _LookupCache(ttl, clock)
+
+    def authenticate(self, credential: str | None, resource: str = "") -> Principal | None:
+        if not credential:
+            return None
+        if is_well_formed(credential):
+            return self._keys.get(hash_key(credential), self._key_lookup)
+        if self._grants is not None and is_access_token(credential):
+            principal = self._tokens.get(digest(credential), self._token_lookup)
+            if principal is None or (principal.expires_at or 0) <= self._wall_clock():
+                return None
+            return principal if principal.resource == resource.rstrip("/") else None
+        return None
+
+    def _key_lookup(self, key_hash: str) -> Principal | None:
+        record = self._store.get_key(key_hash)
         if record is None or record.revoked:
             return None
         account = self._store.get_account(record.account_id)
-        return Principal(account, record.profile) if account else None
+        return Principal(account, profile=record.profile) if account else None
+
+    def _token_lookup(self, token_hash: str) -> Principal | None:
+        assert self._grants is not None
+        record = self._grants.get_access(token_hash)
+        if record is None:
+            return None
+        account = self._store.get_account(record.grant.account_id)
+        if account is None:
+            return None
+        grant = record.grant
+        return Principal(
+            account,
+            scopes=frozenset(grant.scopes),
+            client_id=grant.client_id,
+            expires_at=record.expires_at,
+            resource=grant.resource.rstrip("/"),
+        )

@@ -32,6 +32,7 @@ from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 from mcp_platform.mcp import tool_result
+from mcp_platform.oauth.scopes import service_scope
 from mcp_platform.observability import logger
 from mcp_platform.profiles import ALL
 from mcp_platform.registry import NESTED_TOO_DEEPLY
@@ -87,8 +88,8 @@ class ToolCaller:
         self._clock = clock
 
     def visible(self, spec: ToolSpec, principal: Principal) -> bool:
-        """Whether `principal` may see and call `spec` (approved service; preview only when enabled)."""
-        return spec.service in principal.account.services and (self._preview or not spec.preview)
+        """Whether `principal` may see and call `spec` (approved service, within its scopes; preview if enabled)."""
+        return spec.service in principal.services and (self._preview or not spec.preview)
 
     def callable(self, spec: ToolSpec, ctx: CallContext) -> bool:
         """Whether this connection may call `spec`: visible to the caller and inside the connection's profile."""
@@ -99,6 +100,13 @@ class ToolCaller:
         name = params.get("name")
         spec = self._registry.get(name) if isinstance(name, str) else None
         if spec is None or not self.visible(spec, ctx.principal):
+            if spec is not None and spec.service in ctx.principal.account.services - ctx.principal.services:
+                scope = service_scope(spec.service)
+                raise JsonRpcError(
+                    INVALID_PARAMS,
+                    f"{name} needs the scope {scope}, which this access token was not granted; nothing was charged",
+                    data={"required_scope": scope},
+                )
             raise JsonRpcError(INVALID_PARAMS, f"Unknown tool: {name}")
         if not ctx.profile.allows(spec):
             raise JsonRpcError(

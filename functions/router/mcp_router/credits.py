@@ -7,16 +7,16 @@ parameters): `credits://ledger?since=2026-11-01&limit=50`, then the returned
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from mcp_platform.billing.usage import (
+    USAGE_DAYS,
     InvalidUsageQueryError,
-    daily_totals,
     parse_since,
     read_page,
     service_of_tool,
+    usage,
 )
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 
@@ -26,11 +26,6 @@ if TYPE_CHECKING:
     from mcp_platform.billing.ledger import Ledger
     from mcp_platform.billing.usage import LedgerHistory
     from mcp_platform.registry import Registry
-
-USAGE_DAYS = 30
-"""`credits://usage` without `since` covers this many days."""
-USAGE_MAX_ENTRIES = 10_000
-"""`credits://usage` reads at most this many entries (50 Queries) and then says it is truncated."""
 
 RESOURCES = [
     {
@@ -112,21 +107,11 @@ class CreditResources:
 
     def _usage(self, account_id: str, query: dict[str, str]) -> dict[str, Any]:
         _only(query, {"since"})
-        default = (datetime.fromtimestamp(self._clock(), UTC) - timedelta(days=USAGE_DAYS)).date().isoformat()
-        since = parse_since(query.get("since") or default)
         balance = self._ledger.balance(account_id)
-        rows: list[dict[str, Any]] = []
-        cursor: str | None = None
-        while len(rows) < USAGE_MAX_ENTRIES:
-            page = read_page(
-                self._history, account_id, balance, self._service_of, since=since, cursor=cursor, limit=200
-            )
-            rows += page.entries
-            if (cursor := page.next_cursor) is None:
-                break
-        body: dict[str, Any] = {"account_id": account_id, "since": since, "totals_by_day": daily_totals(rows)}
-        if cursor is not None:
-            body["truncated"] = f"only the newest {len(rows)} entries are counted; ask for a later since"
+        totals = usage(self._history, account_id, balance, self._service_of, self._clock(), query.get("since"))
+        body: dict[str, Any] = {"account_id": account_id, "since": totals.since, "totals_by_day": totals.totals_by_day}
+        if totals.truncated is not None:
+            body["truncated"] = f"only the newest {totals.truncated} entries are counted; ask for a later since"
         return body
 
 

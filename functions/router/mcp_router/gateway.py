@@ -31,12 +31,13 @@ from mcp_platform.jsonrpc import (
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.observability import logger
 from mcp_platform.profiles import connection_profile
-from mcp_router.auth import KeyAuthenticator, Principal, extract_key
+from mcp_router.auth import Authenticator, Principal, extract_key
 from mcp_router.calls import ToolCaller
 from mcp_router.credits import CreditResources
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.methods import Exchange, Methods
+from mcp_router.protected_resource import METADATA_CORS, METADATA_PATHS, ProtectedResource
 from mcp_router.rate_units import USAGE_READ_UNITS, rate_units
 from mcp_router.registration import PATH as REGISTER_PATH
 from mcp_router.registration import Registrar
@@ -71,7 +72,7 @@ _UNPARSABLE = object()
 @dataclass(frozen=True)
 class Dependencies:
     registry: Registry
-    authenticator: KeyAuthenticator
+    authenticator: Authenticator
     ledger: CallLedger
     limiter: RateLimiter
     invoker: Invoker
@@ -107,12 +108,15 @@ class Gateway:
         tasks = task_methods(deps, caller, calls)
         self._methods = Methods(deps.registry, credit_resources, caller, deps.settings, tasks)
         self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="batch")
+        self._resource = ProtectedResource(deps.settings, deps.registry.services)
         self._routes: dict[tuple[str, str], Callable[[HttpRequest], HttpResponse]] = {
             ("GET", "/health"): self._health,
             ("GET", "/llms.txt"): self._llms_txt,
             ("GET", "/.well-known/mcp"): self._well_known,
             ("GET", discovery.CARD_PATH): self._server_card,
             ("GET", discovery.CATALOG_PATH): self._catalog,
+            **{("GET", path): self._resource_metadata for path in METADATA_PATHS},
+            **{("OPTIONS", path): _metadata_preflight for path in METADATA_PATHS},
         }
         if deps.signups is not None and deps.signup_limiter is not None:
             registrar = Registrar(deps.signups, deps.signup_limiter, deps.settings)
@@ -179,6 +183,9 @@ class Gateway:
         """The deployment's public URL, or (when not configured) https:// and the Host the client used."""
         return self._settings.public_url or f"https://{request.header('host') or 'localhost'}"
 
+    def _resource_metadata(self, request: HttpRequest) -> HttpResponse:
+        return HttpResponse.json(self._resource.metadata(request), headers=METADATA_CORS)
+
     def _signup_mode(self) -> str:
         return self._settings.signup_mode if self._deps.signups is not None else "closed"
 
@@ -188,12 +195,15 @@ class Gateway:
         if rejection := check_http(request, self._settings):
             return rejection
         key = extract_key(request.header("authorization"), request.header("x-api-key"))
-        principal = self._deps.authenticator.authenticate(key)
+        principal = self._deps.authenticator.authenticate(key, self._resource.resource(request))
         if principal is None:
             return HttpResponse.rpc_error(
                 401,
-                JsonRpcError(TRANSPORT_ERROR, "Unauthorized: send a valid API key as Authorization: Bearer mcp_…"),
-                headers={"www-authenticate": 'Bearer realm="mcp", error="invalid_token"'},
+                JsonRpcError(
+                    TRANSPORT_ERROR,
+                    "Unauthorized: send a valid API key as Authorization: Bearer mcp_…, or an OAuth access token",
+                ),
+                headers={"www-authenticate": self._resource.challenge(request, key is not None)},
             )
         try:
             body: Any = orjson.loads(request.body)
@@ -293,6 +303,11 @@ def _public(response: HttpResponse) -> HttpResponse:
     """Discovery documents: readable from any origin and cacheable for an hour (the Server Card extension)."""
     response.headers.update({"access-control-allow-origin": "*", "cache-control": "public, max-age=3600"})
     return response
+
+
+def _metadata_preflight(_request: HttpRequest) -> HttpResponse:
+    """Browser-based clients (MCP Inspector) read the metadata cross-origin with an MCP-Protocol-Version header."""
+    return HttpResponse(204, headers=dict(METADATA_CORS))
 
 
 def _rate_message(units: int, limit: int, remaining: int) -> str:

@@ -18,6 +18,7 @@ from mcp_platform.discovery import PLATFORM_ICON, icon
 from mcp_platform.errors import ToolError
 from mcp_platform.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, JsonRpcError
 from mcp_platform.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS, SERVER_INFO_META
+from mcp_platform.oauth.scopes import CREDITS_READ
 from mcp_platform.profiles import ALL
 from mcp_router import credits
 from mcp_router.calls import CallContext, ToolCaller
@@ -178,7 +179,7 @@ class Methods:
     # -- resources
 
     def _services(self, ex: Exchange) -> list[str]:
-        return [s for s in self._registry.services if s in ex.principal.account.services]
+        return [s for s in self._registry.services if s in ex.principal.services]
 
     def resources_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
         resources = [
@@ -228,6 +229,10 @@ class Methods:
         uri = params.get("uri")
         if not isinstance(uri, str):
             raise JsonRpcError(INVALID_PARAMS, "resources/read needs a string `uri`")
+        if uri.startswith("credits:") and not ex.principal.reads_credits:
+            raise JsonRpcError(
+                INVALID_PARAMS, f"{uri} needs the scope {CREDITS_READ}, which this access token was not granted"
+            )
         if (body := self._credits.read(ex.principal.account_id, uri)) is not None:
             contents = {"uri": uri, "mimeType": "application/json", "text": orjson.dumps(body).decode()}
             return self._cacheable(ex, {"contents": [contents]}, 0, "private")

@@ -28,6 +28,8 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
             "task_result_wait_seconds",
             "tasks_table",
             "staging_bucket",
+            "oauth_table",
+            "authorization_server_url",
         }
     )
 
@@ -45,6 +47,8 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
     staging_bucket: str = ""
     """Where task replies over the item size limit go."""
     service_function_prefix: str = ""
+    oauth_table: str = ""
+    """OAuth grants (codes, tokens, connected apps); empty: the router accepts API keys only."""
 
     # -- limits and behaviour (template parameters)
     rate_limit_per_minute: int = 120
@@ -66,6 +70,8 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
     server_version: str = "0.1.0"
     public_url: str = ""
     """Base URL shown in generated docs, e.g. https://api.example.com (no trailing slash)."""
+    authorization_server_url: str = ""
+    """The OAuth issuer named in the protected-resource metadata; empty: this deployment's own origin."""
     max_batch_size: int = 20
     """Most messages in one legacy-era JSON-RPC batch; a larger batch is one Invalid Request error."""
     router_timeout_seconds: float = 29.0

@@ -11,6 +11,7 @@ from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory
+from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.registry import load_registry
 from mcp_platform.tasks.dynamodb import build_task_store
@@ -47,9 +48,10 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         welcome_credits=settings.welcome_credits,
     )
     task_store = build_task_store(settings.tasks_table, settings.staging_bucket, ddb) if settings.tasks_table else None
+    grants = DynamoGrantStore(ddb, settings.oauth_table) if settings.oauth_table else None
     return Dependencies(
         registry=registry,
-        authenticator=KeyAuthenticator(store, settings.key_cache_seconds),
+        authenticator=KeyAuthenticator(store, settings.key_cache_seconds, grants=grants),
         ledger=ledger,
         limiter=DynamoRateLimiter(counters, settings.rate_limit_table),
         invoker=invoker,

@@ -125,6 +125,11 @@ class DynamoSignupStore:
         self._accounts = accounts_table
         self._signups = signups_table
 
+    def account_for_email(self, email: str) -> str | None:
+        """The account that signed up with `email` (normalised), if any: for signing in by email code."""
+        item = self._ddb.get_item(TableName=self._signups, Key={"pk": {"S": f"email#{email}"}}).get("Item")
+        return item["account_id"]["S"] if item and "account_id" in item else None
+
     def register(self, account: Account, email: str, invite: str | None, now: int) -> None:
         items: list[dict[str, Any]] = [
             {

@@ -18,7 +18,7 @@ import base64
 import binascii
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
@@ -190,6 +190,41 @@ def read_all(
         if page.next_cursor is None:
             return
         cursor = page.next_cursor
+
+
+USAGE_DAYS = 30
+"""Usage without a `since` covers this many days (`credits://usage`, the portal)."""
+USAGE_MAX_ENTRIES = 10_000
+"""Usage reads at most this many entries (50 Queries) and then says it is truncated."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    since: str
+    totals_by_day: list[dict[str, Any]]
+    truncated: int | None = None
+    """How many entries were counted when there were more (the oldest left out); None when complete."""
+
+
+def usage(
+    history: LedgerHistory,
+    account_id: str,
+    balance_now: int,
+    service_of: Callable[[str], str],
+    now: float,
+    since: str | None = None,
+) -> Usage:
+    """Totals per day and service since `since` (default: `USAGE_DAYS` before `now`): the read model of
+    `credits://usage` and of the portal's usage chart."""
+    since = parse_since(since or (datetime.fromtimestamp(now, UTC) - timedelta(days=USAGE_DAYS)).date().isoformat())
+    rows: list[dict[str, Any]] = []
+    cursor: str | None = None
+    while len(rows) < USAGE_MAX_ENTRIES:
+        page = read_page(history, account_id, balance_now, service_of, since=since, cursor=cursor, limit=MAX_PAGE)
+        rows += page.entries
+        if (cursor := page.next_cursor) is None:
+            break
+    return Usage(since, daily_totals(rows), len(rows) if cursor is not None else None)
 
 
 def daily_totals(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,0 +1,32 @@
+"""Lambda entry of the authorization server (template: `mcp_auth.lambda_entry.handler`).
+
+Mangum turns API Gateway HTTP API events into ASGI requests for the same app `make dev` serves.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from mangum import Mangum
+
+from mcp_auth.settings import AuthSettings
+from mcp_auth.wiring import app_from_settings
+from mcp_platform.observability import logger, traced_handler
+
+settings = AuthSettings.from_env()
+
+
+@cache
+def _asgi_adapter() -> Mangum:
+    """Built on the first request: importing this module (as the settings tests do) creates no AWS client."""
+    return Mangum(app_from_settings(settings), lifespan="off")
+
+
+def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return _asgi_adapter()(event, context)
+
+
+handler = logger.inject_lambda_context(
+    traced_handler(_handle), correlation_id_path="requestContext.requestId", clear_state=True
+)
