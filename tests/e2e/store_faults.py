@@ -50,7 +50,24 @@ class StoreFaults:
                 body = self._body()
                 target = self.headers.get("X-Amz-Target", "")
                 if target.startswith("DynamoDB_") and (code := faults.decide(target.split(".")[-1], body)):
-                    return self._answer(400, json.dumps(error_body(code)).encode(), "application/x-amz-json-1.0")
+                    status, headers = 400, [("Content-Type", "application/x-amz-json-1.0")]
+                    payload = json.dumps(error_body(code)).encode()
+                else:
+                    status, headers, payload = self._forward(body)
+                self.send_response(status)
+                for name, value in headers:
+                    if name.lower() not in _HOP_BY_HOP:
+                        self.send_header(name, value)
+                if self.command == "HEAD":  # the length of what a GET would return, and no body
+                    length = next((v for k, v in headers if k.lower() == "content-length"), "0")
+                    payload = b""
+                else:
+                    length = str(len(payload))
+                self.send_header("Content-Length", length)
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def _forward(self, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_BY_HOP}
                 with atomic:
                     store = http.client.HTTPConnection("127.0.0.1", store_port, timeout=60)
@@ -58,14 +75,7 @@ class StoreFaults:
                     reply = store.getresponse()
                     payload = reply.read()
                     store.close()
-                self.send_response(reply.status)
-                for name, value in reply.getheaders():
-                    if name.lower() not in _HOP_BY_HOP:
-                        self.send_header(name, value)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-                return None
+                return reply.status, reply.getheaders(), payload
 
             def _body(self) -> bytes:
                 if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
@@ -76,13 +86,6 @@ class StoreFaults:
                     self.rfile.readline()
                     return b"".join(chunks)
                 return self.rfile.read(int(self.headers.get("Content-Length") or 0))
-
-            def _answer(self, status: int, payload: bytes, content_type: str) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
 
             do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _relay
 
