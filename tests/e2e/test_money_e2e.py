@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import subprocess
-import sys
 import uuid
-from pathlib import Path
 
 import pytest
 from mcp import Client
@@ -16,9 +11,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from tests.e2e.tool_calls import balance
+from tests.support.local_store import reconcile
 
 pytestmark = pytest.mark.e2e
-ROOT = Path(__file__).resolve().parents[2]
 ARGS = {"email": "ada@example.com"}
 
 
@@ -70,18 +65,7 @@ async def test_the_error_registry_is_readable(local_server) -> None:
 
 
 def test_admin_cli_reconcile_runs_against_the_local_store(local_server) -> None:
-    env = {**os.environ, "LOCAL_AWS_PORT": local_server.aws_endpoint.rsplit(":", 1)[1]}
-    run = subprocess.run(
-        [sys.executable, "-m", "mcp_platform.admin_cli", "--local", "reconcile", "--audit", "acct_dev"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr
-    report = json.loads(run.stdout)
+    report = reconcile(local_server.aws_endpoint, "--audit", "acct_dev")
     assert report["credits_returned"] == 0  # nothing is past its deadline on a healthy server
     assert report["failures"] == 0  # the sweep read every shard and the stranded index without a record failing
     assert report["audit"]["consistent"] is True

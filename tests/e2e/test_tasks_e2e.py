@@ -10,14 +10,12 @@ below is that client side.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
+import uuid
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
+import boto3
 import httpx
 import mcp_types as types
 import pytest
@@ -28,9 +26,10 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from pydantic import TypeAdapter
 
 from docs_support import make_pdf
-from tests.e2e.conftest import _free_port
+from tests.e2e.routers import running_router
 from tests.e2e.tool_calls import balance
 from tests.integration.web_site import LocalSite, Reply
+from tests.support.local_store import CALLS, reconcile
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -39,9 +38,9 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
 DOCS_PRICE = 2
 EXTENSION = "io.modelcontextprotocol/tasks"
+TASKS = "TasksTable"  # the local store names tables by their template logical ids
 PDF = {"Content-Type": "application/pdf"}
 
 
@@ -88,11 +87,11 @@ def _legacy(server: LocalServer, url: str | None = None) -> Client:
     return Client(streamable_http_client(url or server.url, http_client=http), mode="legacy")
 
 
-def _create_task(server: LocalServer, tool: str, arguments: dict[str, Any]) -> types.CreateTaskResult:
+def _create_task(server: LocalServer, tool: str, arguments: dict[str, Any], **headers: str) -> types.CreateTaskResult:
     """Raw JSON-RPC: the official client cannot receive a CreateTaskResult for tools/call."""
     response = httpx.post(
         server.url,
-        headers={"Authorization": f"Bearer {server.api_key}", "MCP-Protocol-Version": "2025-11-25"},
+        headers={"Authorization": f"Bearer {server.api_key}", "MCP-Protocol-Version": "2025-11-25", **headers},
         json={
             "jsonrpc": "2.0",
             "id": 1,
@@ -101,7 +100,7 @@ def _create_task(server: LocalServer, tool: str, arguments: dict[str, Any]) -> t
         },
         timeout=10,
     )
-    assert response.status_code == 200, response.text
+    assert response.status_code == 200 and "task" in response.json()["result"], response.text
     return types.CreateTaskResult.model_validate(response.json()["result"], by_name=False)
 
 
@@ -137,27 +136,8 @@ def site() -> Iterator[LocalSite]:
 @pytest.fixture(scope="module")
 def second_router(local_server: LocalServer) -> Iterator[str]:
     """Another router process over the same store: any instance must answer any poll."""
-    port = _free_port()
-    aws_port = local_server.aws_endpoint.rsplit(":", 1)[1]
-    # The first instance's rate limit too (conftest): the limit is per account across instances.
-    env = {**os.environ, "PORT": str(port), "LOCAL_AWS_PORT": aws_port, "RATE_LIMIT_PER_MINUTE": "100000"}
-    env.pop("AWS_ENDPOINT_URL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "localdev", "--router-only"], cwd=ROOT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "second router did not start"
-            time.sleep(0.2)
-        yield f"{base}/mcp"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with running_router(local_server.aws_endpoint.rsplit(":", 1)[1]) as url:
+        yield url
 
 
 # -- tests
@@ -247,3 +227,64 @@ async def test_a_second_router_instance_answers_the_poll(
         assert task.status == "completed"
         result = await _result(other, created.task.task_id)
         assert result.structured_content["credits_charged"] == DOCS_PRICE
+
+
+def _store(server: LocalServer) -> Any:
+    return boto3.client("dynamodb", endpoint_url=server.aws_endpoint, region_name="us-east-1")
+
+
+def _until_replied(server: LocalServer, task_id: str, seconds: float = 30) -> None:
+    """Wait for the worker's reply in the store itself: a tasks/get would conclude (and settle) the task."""
+    deadline = time.monotonic() + seconds
+    while True:
+        item = _store(server).get_item(TableName=TASKS, Key={"task_id": {"S": task_id}}, ConsistentRead=True)["Item"]
+        if "reply" in item or "reply_ref" in item:
+            return
+        assert time.monotonic() < deadline, f"task {task_id} never replied"
+        time.sleep(0.2)
+
+
+def _past_its_deadline(server: LocalServer, task_id: str) -> None:
+    """Time passes for the task's call: its record's deadline (creation + queue age + run + 60 s) is now behind."""
+    ddb = _store(server)
+    found = ddb.scan(
+        TableName=CALLS, FilterExpression="request_id = :t", ExpressionAttributeValues={":t": {"S": task_id}}
+    )
+    (record,) = found["Items"]
+    ddb.update_item(
+        TableName=CALLS,
+        Key={"call_id": record["call_id"]},
+        UpdateExpression="SET in_progress_until = :past",
+        ExpressionAttributeValues={":past": {"N": f"{time.time() - 1:.3f}"}},
+    )
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("ended_by", ["poll", "sweep", "retry"])
+async def test_a_retry_with_the_key_gets_the_task_and_its_result_and_never_runs_it_twice(
+    local_server: LocalServer, site: LocalSite, ended_by: str
+) -> None:
+    """The call of a task that replied ends by a poll, by the sweep past its deadline, or by the retry itself
+    past the deadline; a retry with the same Idempotency-Key then gets that task, charged once, run once."""
+    path = f"/once-{uuid.uuid4().hex}.pdf"
+    site.routes[path] = site.routes["/report.pdf"]
+    key = {"Idempotency-Key": f"task-{uuid.uuid4()}"}
+    async with _legacy(local_server) as client:
+        before = await balance(client)
+        created = _create_task(local_server, "docs_extract", {"url": site.url(path)}, **key)
+        task_id = created.task.task_id
+        _until_replied(local_server, task_id)
+        if ended_by == "poll":
+            assert (await _until_terminal(client, task_id)).status == "completed"
+        else:
+            _past_its_deadline(local_server, task_id)
+        if ended_by == "sweep":
+            report = reconcile(local_server.aws_endpoint)
+            assert [r["request_id"] for r in report["settled"]] == [task_id] and report["credits_returned"] == 0
+        retried = _create_task(local_server, "docs_extract", {"url": site.url(path)}, **key)
+        assert retried.task.task_id == task_id  # the task, not "result too large to keep" nor a second task
+        assert (await _until_terminal(client, task_id)).status == "completed"
+        result = await _result(client, task_id)
+        assert result.is_error is False and result.structured_content["credits_charged"] == DOCS_PRICE
+        assert await balance(client) == before - DOCS_PRICE
+    assert [p for p, _ in site.requests].count(path) == 1  # the tool ran once
