@@ -144,6 +144,10 @@ class LocalPlatform:
         from mcp_router.gateway import Gateway
         from mcp_router.wiring import dependencies_from_env
 
+        from mcp_platform.observability import logger
+
+        # Router lines name the router; a service's lines name it for its call only (its log_context).
+        logger.append_keys(function_name="local-router")
         invoker = InProcessInvoker()
         router = next(f for f in template.functions() if f.service == "router")
         with environment.isolated(router):  # the router's settings see only the router's block

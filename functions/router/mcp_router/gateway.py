@@ -30,7 +30,7 @@ from mcp_platform.jsonrpc import (
     success,
 )
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
-from mcp_platform.observability import logger
+from mcp_platform.observability import log_context, logger
 from mcp_router.auth import KeyAuthenticator, Principal, extract_key
 from mcp_router.calls import ToolCaller
 from mcp_router.credits import CreditResources
@@ -116,16 +116,18 @@ class Gateway:
             self._routes.update({(method, REGISTER_PATH): registrar.handle for method in ("POST", "GET")})
 
     def handle(self, request: HttpRequest) -> HttpResponse:
-        try:
-            if request.path.rstrip("/") == "/mcp":
-                return self._mcp(request)
-            route = self._routes.get((request.method, request.path))
-            if route is None:
-                return HttpResponse.json({"error": "not found"}, 404)
-            return route(request)
-        except Exception:
-            logger.exception("unhandled error in the gateway")
-            return HttpResponse.rpc_error(500, JsonRpcError(INTERNAL_ERROR, "Internal error"))
+        # A fresh log context per request: no line names another request's call (issue 39).
+        with log_context():
+            try:
+                if request.path.rstrip("/") == "/mcp":
+                    return self._mcp(request)
+                route = self._routes.get((request.method, request.path))
+                if route is None:
+                    return HttpResponse.json({"error": "not found"}, 404)
+                return route(request)
+            except Exception:
+                logger.exception("unhandled error in the gateway")
+                return HttpResponse.rpc_error(500, JsonRpcError(INTERNAL_ERROR, "Internal error"))
 
     # -- plain HTTP endpoints
 
@@ -199,6 +201,7 @@ class Gateway:
         except JsonRpcError as exc:
             return HttpResponse.rpc_error(400, exc, _request_id_of(body))
         request_id = new_request_id()
+        logger.thread_safe_append_keys(request_id=request_id)
         deadline = request.deadline or self._deps.clock() + self._settings.router_timeout_seconds
         idempotency = request.header("idempotency-key") or None
         if isinstance(body, list):
@@ -228,11 +231,12 @@ class Gateway:
 
     def _member(self, request: HttpRequest, message: Any, ex: Exchange) -> tuple[dict[str, Any] | None, int]:
         """One batch member: whatever goes wrong stays its own error, never the whole batch's 500."""
-        try:
-            return self._message(request, message, ex)
-        except Exception:
-            logger.exception("unhandled error in a batch member")
-            return failure(ex.rpc_id, JsonRpcError(INTERNAL_ERROR, "Internal error")), 500
+        with log_context(request_id=ex.request_id):  # a pool thread: the request's context is not inherited
+            try:
+                return self._message(request, message, ex)
+            except Exception:
+                logger.exception("unhandled error in a batch member")
+                return failure(ex.rpc_id, JsonRpcError(INTERNAL_ERROR, "Internal error")), 500
 
     def _message(self, request: HttpRequest, message: Any, ex: Exchange) -> tuple[dict[str, Any] | None, int]:
         """One JSON-RPC message → (response or None for notifications/responses, HTTP status if alone)."""
