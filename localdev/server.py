@@ -5,7 +5,10 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import shlex
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from localdev import environment, template
@@ -17,6 +20,8 @@ if TYPE_CHECKING:
 
 DEV_ACCOUNT = "acct_dev"
 LOOPBACK_HOSTS = "localhost,127.0.0.1,::1"
+DEFAULT_AWS_PORT = 4566
+"""The store's port when LOCAL_AWS_PORT is unset: also what `mcp-admin --local` assumes."""
 LOCAL_SENDER = "platform@mcp.localhost"
 LOCAL_CHROMIUM = "/usr/bin/chromium"
 
@@ -63,7 +68,7 @@ class LocalPlatform:
             )
         return cls(
             port=integer_setting(env, "PORT", 3000),
-            aws_port=integer_setting(env, "LOCAL_AWS_PORT", 4566),
+            aws_port=integer_setting(env, "LOCAL_AWS_PORT", DEFAULT_AWS_PORT),
             dev_key=dev_key,
             dev_credits=integer_setting(env, "DEV_CREDITS", DEV_CREDITS),
             dev_rate_limit=integer_setting(env, "DEV_RATE_LIMIT_PER_MINUTE", DEV_RATE_LIMIT_PER_MINUTE),
@@ -140,11 +145,10 @@ class LocalPlatform:
     def app(self):
         from localdev.invoker import InProcessInvoker, failure_sink
         from mcp_platform.billing.lifecycle import Calls
+        from mcp_platform.observability import logger
         from mcp_router.asgi import GatewayApp
         from mcp_router.gateway import Gateway
         from mcp_router.wiring import dependencies_from_env
-
-        from mcp_platform.observability import logger
 
         # Router lines name the router; a service's lines name it for its call only (its log_context).
         logger.append_keys(function_name="local-router")
@@ -161,6 +165,12 @@ class LocalPlatform:
 
         uvicorn.run(self.app(), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
 
+    def admin_command(self) -> str:
+        """`mcp-admin` as a fresh terminal runs it: this virtualenv's copy, and the store's port unless default."""
+        admin = shlex.quote(str(Path(sys.executable).parent / "mcp-admin"))
+        port = "" if self.aws_port == DEFAULT_AWS_PORT else f"LOCAL_AWS_PORT={self.aws_port} "
+        return f"{port}{admin} --local show {DEV_ACCOUNT}"
+
     def banner(self, key: str) -> str:
         url = f"http://127.0.0.1:{self.port}/mcp"
         return "\n".join(
@@ -173,7 +183,7 @@ class LocalPlatform:
                 " every service approved)",
                 f"  try        curl -s {url} -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
                 '-d \'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello_ping"}}\'',
-                f"  admin      mcp-admin --local show {DEV_ACCOUNT}",
+                f"  admin      {self.admin_command()}",
                 "Ctrl-C stops it; state lives in memory only.",
                 "",
             ]
