@@ -138,7 +138,8 @@ class Gateway:
             {
                 "status": "ok",
                 "version": self._settings.server_version,
-                "tools": len(self._deps.registry),
+                # What tools/list returns to an account approved for every service.
+                "tools": sum(self._settings.enable_preview_tools or not spec.preview for spec in self._deps.registry),
                 "backends": provider_status(),
             }
         )
