@@ -48,6 +48,10 @@ template's 120, as in AWS). A billed call costs about 50-70 ms of the local stor
 flight stay near 15 a second (900 a minute) and are never refused; a client that hammers free calls still
 meets the limit within the minute."""
 
+DEV_SIGNUPS_PER_IP_PER_HOUR = 1000
+"""Sign-ups per address per hour in make dev: every local test registers from 127.0.0.1, so the template's
+5 (a brake on abuse from one address in AWS) would refuse the sixth test account within the hour."""
+
 
 @dataclass
 class LocalPlatform:
@@ -88,6 +92,7 @@ class LocalPlatform:
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
             "SIGNUP_MODE": "open",  # `make dev`: agents may register themselves (the template's default is invite)
+            "SIGNUPS_PER_IP_PER_HOUR": str(DEV_SIGNUPS_PER_IP_PER_HOUR),
             "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
             "HERBAL_DB_PATH": str(template.ROOT / "build" / "herbal" / "herbal.sqlite"),  # what `make herbal-db` builds
             # email_send from an identity the local store verifies; moto has no SES suppression list to read.

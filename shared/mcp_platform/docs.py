@@ -151,7 +151,8 @@ def _signup_line(base_url: str, mode: str) -> str:
     invite = ", invite_code" if mode == "invite" else ""
     needs = " (an invite code from the operator is required)" if mode == "invite" else ""
     return (
-        f'Sign-up{needs}: POST {base_url}{REGISTER_PATH} with JSON {{"email", "account_type": "agent"{invite}}} '
+        f'Sign-up{needs}: POST {base_url}{REGISTER_PATH} with JSON {{"email"{invite}}} '
+        '(account_type "agent" is optional) '
         "→ 201 {account_id, api_key, balance, services}; the key is shown once. One account per email."
     )
 
@@ -206,7 +207,7 @@ def well_known(
         registration |= {
             "endpoint": f"{base_url}{REGISTER_PATH}",
             "method": "POST",
-            "body": {"email": "<string>", "account_type": "agent", "invite_code": "<string, required>"},
+            "body": {"email": "<string>", "account_type": "agent (optional)", "invite_code": "<string, required>"},
             "returns": ["account_id", "api_key", "balance", "services"],
         }
         if signup_mode == "open":

@@ -39,3 +39,15 @@ def test_the_banner_admin_command_runs_from_any_shell(env: dict[str, str], prefi
 
     command = LocalPlatform.from_env(env).admin_command()
     assert command == f"{prefix}{Path(sys.executable).parent / 'mcp-admin'} --local show acct_dev"
+
+
+def test_make_dev_lets_local_testing_sign_up_more_than_the_template_allows() -> None:
+    """Issue 39: the template's 5 sign-ups per address per hour tripped local testing; the shell still decides."""
+    from localdev.server import DEV_SIGNUPS_PER_IP_PER_HOUR, LocalPlatform
+
+    env: dict[str, str] = {}
+    LocalPlatform.from_env(env).configure(env)
+    assert env["SIGNUPS_PER_IP_PER_HOUR"] == str(DEV_SIGNUPS_PER_IP_PER_HOUR) and DEV_SIGNUPS_PER_IP_PER_HOUR > 5
+    chosen = {"SIGNUPS_PER_IP_PER_HOUR": "2"}
+    LocalPlatform.from_env(chosen).configure(chosen)
+    assert chosen["SIGNUPS_PER_IP_PER_HOUR"] == "2"
