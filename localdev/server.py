@@ -23,6 +23,8 @@ LOOPBACK_HOSTS = "localhost,127.0.0.1,::1"
 DEFAULT_AWS_PORT = 4566
 """The store's port when LOCAL_AWS_PORT is unset: also what `mcp-admin --local` assumes."""
 LOCAL_SENDER = "platform@mcp.localhost"
+DEFAULT_GEO_DB = template.ROOT / "build" / "geo" / "geo-small.sqlite"
+"""What `make geo-db` builds; when missing, make dev builds it after it starts (localdev.first_run)."""
 LOCAL_CHROMIUM = "/usr/bin/chromium"
 
 
@@ -93,7 +95,7 @@ class LocalPlatform:
             "POWERTOOLS_SERVICE_NAME": "local",
             "SIGNUP_MODE": "open",  # `make dev`: agents may register themselves (the template's default is invite)
             "SIGNUPS_PER_IP_PER_HOUR": str(DEV_SIGNUPS_PER_IP_PER_HOUR),
-            "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
+            "GEO_DB_PATH": str(DEFAULT_GEO_DB),
             "HERBAL_DB_PATH": str(template.ROOT / "build" / "herbal" / "herbal.sqlite"),  # what `make herbal-db` builds
             # email_send from an identity the local store verifies; moto has no SES suppression list to read.
             "EMAIL_FROM": LOCAL_SENDER,
