@@ -99,7 +99,7 @@ $(SAM_VENV)/.installed:
 	touch $@
 
 # `sam local start-api` → router container → `sam local start-lambda` → service containers, on a
-# Docker engine from Debian with a locally built stand-in of the python3.13 base image (README "sam local").
+# Docker engine from Debian with a locally built stand-in of the python3.13 base image (docs/self-hosting.md, "sam local").
 # Same PORT / DEV_API_KEY / DEV_CREDITS / LOCAL_AWS_PORT as `make dev`; LAMBDA_PORT (3001) for start-lambda.
 sam-local: $(VENV)/.installed $(SAM_VENV)/.installed
 	scripts/sam_local/engine.sh

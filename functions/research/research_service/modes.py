@@ -37,7 +37,7 @@ def _sample_notice() -> tuple[str, str]:
     gap = (
         "sample: no research provider is configured here and no recorded run matches these arguments, so this "
         f"is a fixed example of the answer's shape, not research on your question; nothing was charged or "
-        f"reserved. Set {missing} (README: research providers) to make research live"
+        f"reserved. Set {missing} (docs/deploy.md and docs/self-hosting.md: providers) to make research live"
     )
     return tldr, gap
 
