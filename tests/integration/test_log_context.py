@@ -9,27 +9,19 @@ service had run last.
 from __future__ import annotations
 
 import base64
-import io
 import json
-import logging
-from typing import Any
-
-import pytest
+from typing import TYPE_CHECKING, Any
 
 from localdev.context import LambdaContext
 from mcp_platform.observability import logger
+from tests.support.logs import log_buffer  # noqa: F401 - fixture
 from tests.support.router import platform
+
+if TYPE_CHECKING:
+    import io
 
 NOT_A_PICTURE = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"junk" * 10).decode()
 """A PNG signature and nothing readable: past the router's checks, refused by the qr service."""
-
-
-@pytest.fixture
-def log_buffer(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
-    buffer = io.StringIO()
-    for handler in logging.getLogger(logger.service).handlers:
-        monkeypatch.setattr(handler, "stream", buffer)
-    return buffer
 
 
 def _new_lines(buffer: io.StringIO, seen: int) -> list[dict[str, Any]]:
