@@ -195,7 +195,7 @@ def check_tool_result(tool: str, arguments: Any, result: dict[str, Any], charged
     jsonschema.Draft202012Validator(TOOLS[tool]["outputSchema"]).validate(structured)
     spec = SPECS[tool]
     price = list_price(tool, arguments)
-    if spec.billed:
+    if spec.billed and price:  # priced 0 (research without a provider) reserves nothing, as a free tool
         assert structured.get("credits_charged") == charged, (structured, charged)
     if spec.service == "research" and structured.get("meta", {}).get("billable") is False:
         price = 0  # a sample or gated answer is delivered free (`waive_charge`), and says so
