@@ -67,6 +67,7 @@ HERBAL_SOURCES := $(wildcard functions/herbal/herbal_service/importer/*.py) \
 HERBAL_IMPORT = PYTHONPATH=functions/herbal $(PY) -m herbal_service.importer
 
 $(HERBAL_DB): $(VENV)/.installed $(HERBAL_SOURCES) $(wildcard $(DUKE_DUMP)/*.csv) $(filter %.zip,$(DUKE_DUMP))
+	@echo "==> herbal database $@ from $(DUKE_DUMP) (seconds; rebuilt only when its sources change)"
 	$(HERBAL_IMPORT) --out $@ --source $(DUKE_DUMP)
 
 $(HERBAL_TEST_DB): $(VENV)/.installed $(HERBAL_SOURCES) $(wildcard $(HERBAL_FIXTURES)/*/*.csv)
