@@ -18,10 +18,12 @@ SAM_VENV := .sam-venv
 # SAM CLI's telemetry would be traffic leaving the machine.
 export SAM_CLI_TELEMETRY := 0
 
+# Each long first-run step says what it does and how long it takes before it starts (README "First run").
 $(VENV)/.installed: $(REQS) pyproject.toml
+	@echo "==> Python packages into $(VENV) (first run: about 2-3 min and 1.6 GB; later runs skip this)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q $(addprefix -r ,$(REQS))
+	$(PY) -m pip install --progress-bar off $(addprefix -r ,$(REQS))
 	$(PY) -m pip install -q --no-deps -e .
 	touch $@
 
@@ -41,6 +43,7 @@ GEO_SOURCES := scripts/geo_build_db.py $(wildcard tests/fixtures/geo/*.txt) $(wi
 export GEO_DB_PATH ?= $(abspath $(GEO_DB))
 
 $(GEO_DB): $(VENV)/.installed $(GEO_SOURCES)
+	@echo "==> geo database $@ (about 1-2 min; rebuilt only when its sources change)"
 	$(PY) scripts/geo_build_db.py --size small --out $@
 
 geo-db: $(GEO_DB)
@@ -64,6 +67,7 @@ HERBAL_SOURCES := $(wildcard functions/herbal/herbal_service/importer/*.py) \
 HERBAL_IMPORT = PYTHONPATH=functions/herbal $(PY) -m herbal_service.importer
 
 $(HERBAL_DB): $(VENV)/.installed $(HERBAL_SOURCES) $(wildcard $(DUKE_DUMP)/*.csv) $(filter %.zip,$(DUKE_DUMP))
+	@echo "==> herbal database $@ from $(DUKE_DUMP) (seconds; rebuilt only when its sources change)"
 	$(HERBAL_IMPORT) --out $@ --source $(DUKE_DUMP)
 
 $(HERBAL_TEST_DB): $(VENV)/.installed $(HERBAL_SOURCES) $(wildcard $(HERBAL_FIXTURES)/*/*.csv)
@@ -76,11 +80,14 @@ herbal-test-db: $(HERBAL_TEST_DB)
 # Debian's Chromium for the shot service (the local default and the tests drive it through Playwright).
 CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
+	@echo "==> Chromium from Debian for the shot service (about 1 min, once)"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
 
 chromium: $(CHROMIUM)
 
-dev: $(VENV)/.installed $(GEO_DB) $(HERBAL_DB) $(CHROMIUM)
+# A missing geo database is built by make dev itself after it starts serving (localdev/first_run.py);
+# one that exists is kept current here.
+dev: $(VENV)/.installed $(wildcard $(GEO_DB)) $(HERBAL_DB) $(CHROMIUM)
 	$(PY) -m localdev
 
 test: $(VENV)/.installed $(CONFORMANCE) $(GEO_DB) $(HERBAL_TEST_DB) $(CHROMIUM)
@@ -93,7 +100,7 @@ $(SAM_VENV)/.installed:
 	touch $@
 
 # `sam local start-api` → router container → `sam local start-lambda` → service containers, on a
-# Docker engine from Debian with a locally built stand-in of the python3.13 base image (README "sam local").
+# Docker engine from Debian with a locally built stand-in of the python3.13 base image (docs/self-hosting.md, "sam local").
 # Same PORT / DEV_API_KEY / DEV_CREDITS / LOCAL_AWS_PORT as `make dev`; LAMBDA_PORT (3001) for start-lambda.
 sam-local: $(VENV)/.installed $(SAM_VENV)/.installed
 	scripts/sam_local/engine.sh

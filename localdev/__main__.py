@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
-from localdev.server import LocalPlatform, LocalSettingError
+from localdev.first_run import build_geo_db
+from localdev.server import DEFAULT_GEO_DB, LocalPlatform, LocalSettingError
 from localdev.template import add_code_paths
 
 
@@ -41,6 +43,9 @@ def main() -> int:
         print(f"make dev: cannot start the local store on port {platform.aws_port}: {exc}", file=sys.stderr)
         return 1
     print(platform.banner(key), flush=True)
+    geo_db = Path(os.environ["GEO_DB_PATH"])
+    if geo_db == DEFAULT_GEO_DB:  # a database of the operator's own is theirs to provide
+        build_geo_db(geo_db)
     platform.serve()
     return 0
 

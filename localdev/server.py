@@ -5,7 +5,10 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import shlex
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from localdev import environment, template
@@ -17,7 +20,11 @@ if TYPE_CHECKING:
 
 DEV_ACCOUNT = "acct_dev"
 LOOPBACK_HOSTS = "localhost,127.0.0.1,::1"
+DEFAULT_AWS_PORT = 4566
+"""The store's port when LOCAL_AWS_PORT is unset: also what `mcp-admin --local` assumes."""
 LOCAL_SENDER = "platform@mcp.localhost"
+DEFAULT_GEO_DB = template.ROOT / "build" / "geo" / "geo-small.sqlite"
+"""What `make geo-db` builds; when missing, make dev builds it after it starts (localdev.first_run)."""
 LOCAL_CHROMIUM = "/usr/bin/chromium"
 
 
@@ -43,6 +50,10 @@ template's 120, as in AWS). A billed call costs about 50-70 ms of the local stor
 flight stay near 15 a second (900 a minute) and are never refused; a client that hammers free calls still
 meets the limit within the minute."""
 
+DEV_SIGNUPS_PER_IP_PER_HOUR = 1000
+"""Sign-ups per address per hour in make dev: every local test registers from 127.0.0.1, so the template's
+5 (a brake on abuse from one address in AWS) would refuse the sixth test account within the hour."""
+
 
 @dataclass
 class LocalPlatform:
@@ -63,7 +74,7 @@ class LocalPlatform:
             )
         return cls(
             port=integer_setting(env, "PORT", 3000),
-            aws_port=integer_setting(env, "LOCAL_AWS_PORT", 4566),
+            aws_port=integer_setting(env, "LOCAL_AWS_PORT", DEFAULT_AWS_PORT),
             dev_key=dev_key,
             dev_credits=integer_setting(env, "DEV_CREDITS", DEV_CREDITS),
             dev_rate_limit=integer_setting(env, "DEV_RATE_LIMIT_PER_MINUTE", DEV_RATE_LIMIT_PER_MINUTE),
@@ -85,7 +96,8 @@ class LocalPlatform:
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_SERVICE_NAME": "local",
             "SIGNUP_MODE": "open",  # `make dev`: agents may register themselves (the template's default is invite)
-            "GEO_DB_PATH": str(template.ROOT / "build" / "geo" / "geo-small.sqlite"),  # what `make geo-db` builds
+            "SIGNUPS_PER_IP_PER_HOUR": str(DEV_SIGNUPS_PER_IP_PER_HOUR),
+            "GEO_DB_PATH": str(DEFAULT_GEO_DB),
             "HERBAL_DB_PATH": str(template.ROOT / "build" / "herbal" / "herbal.sqlite"),  # what `make herbal-db` builds
             # email_send from an identity the local store verifies; moto has no SES suppression list to read.
             "EMAIL_FROM": LOCAL_SENDER,
@@ -143,10 +155,13 @@ class LocalPlatform:
         from localdev.invoker import InProcessInvoker, failure_sink
         from localdev.routes import PathRouter
         from mcp_platform.billing.lifecycle import Calls
+        from mcp_platform.observability import logger
         from mcp_router.asgi import GatewayApp
         from mcp_router.gateway import Gateway
         from mcp_router.wiring import dependencies_from_env
 
+        # Router lines name the router; a service's lines name it for its call only (its log_context).
+        logger.append_keys(function_name="local-router")
         invoker = InProcessInvoker()
         router = next(f for f in template.functions() if f.service == "router")
         with environment.isolated(router):  # the router's settings see only the router's block
@@ -169,6 +184,12 @@ class LocalPlatform:
 
         uvicorn.run(self.app(), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
 
+    def admin_command(self) -> str:
+        """`mcp-admin` as a fresh terminal runs it: this virtualenv's copy, and the store's port unless default."""
+        admin = shlex.quote(str(Path(sys.executable).parent / "mcp-admin"))
+        port = "" if self.aws_port == DEFAULT_AWS_PORT else f"LOCAL_AWS_PORT={self.aws_port} "
+        return f"{port}{admin} --local show {DEV_ACCOUNT}"
+
     def banner(self, key: str) -> str:
         url = f"http://127.0.0.1:{self.port}/mcp"
         return "\n".join(
@@ -181,7 +202,7 @@ class LocalPlatform:
                 " every service approved)",
                 f"  try        curl -s {url} -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
                 '-d \'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello_ping"}}\'',
-                f"  admin      mcp-admin --local show {DEV_ACCOUNT}",
+                f"  admin      {self.admin_command()}",
                 f"  portal     http://127.0.0.1:{self.port}/account (sign in with the key; mail: /account/outbox)",
                 f"  oauth      http://127.0.0.1:{self.port}/.well-known/oauth-authorization-server (docs/oauth.md)",
                 "Ctrl-C stops it; state lives in memory only.",

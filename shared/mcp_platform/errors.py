@@ -64,6 +64,12 @@ ERRORS: dict[str, ErrorSpec] = {
         ErrorSpec("url_not_allowed", False, "The URL or the address it resolves to is refused (SSRF rules)."),
         ErrorSpec("robots_disallowed", False, "The site's robots.txt forbids fetching this URL."),
         ErrorSpec(
+            "robots_unreachable",
+            True,
+            "The site's robots.txt could not be read (DNS, connect, timeout or 5xx); RFC 9309 says not to fetch "
+            "until it can be. Nothing was charged; retry later.",
+        ),
+        ErrorSpec(
             "too_large", False, "The resource exceeds the tool's size limit, or a task's result what a task can keep."
         ),
         ErrorSpec("too_many_redirects", False, "The URL redirects more often than allowed."),

@@ -34,3 +34,12 @@ def provider_status() -> dict[str, Any]:
         },
         "missing": search_missing + llm["missing"],
     }
+
+
+def research_is_live() -> bool:
+    """Whether research can run live: a search provider and an LLM are both configured.
+
+    Without them every research answer is a recorded run (`meta.mode` golden) or the fixed sample,
+    both free, so the router prices such calls 0 and reserves nothing.
+    """
+    return not provider_status()["missing"]

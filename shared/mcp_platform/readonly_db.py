@@ -64,10 +64,21 @@ def configured_source(config: DbConfig, *, path: str, bucket: str, key: str, tmp
     return Source(config.default_path)
 
 
+def building_marker(path: Path) -> Path:
+    """The file that says `path` is being built (make dev builds the geo database after it starts serving)."""
+    return path.with_name(path.name + ".building")
+
+
 def fetch(config: DbConfig, source: Source, s3_client: Any = None) -> Path:
     """The database file on local disk, downloading it from S3 first when it is not there yet."""
     if source.path.exists():
         return source.path
+    if source.bucket is None and building_marker(source.path).exists():
+        raise ToolError(
+            f"the {config.name} database is being built (make dev's first run builds it after starting, "
+            "about 1-2 minutes); retry shortly",
+            ErrorCode.UPSTREAM_UNAVAILABLE,
+        )
     if source.bucket is None:
         raise ToolError(
             f"{config.name} database not found at {source.path}; build it with {config.build_hint}"

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, ToolError, error_object
-from mcp_platform.observability import logger, traced_handler
+from mcp_platform.observability import invocation_keys, log_context, logger, traced_handler
 from mcp_platform.registry import Registry, ToolSpec, load_registry
 from mcp_platform.settings import FunctionSettings
 from mcp_platform.tasks.worker import cancel_probe, run_task, task_store
@@ -89,7 +89,8 @@ class ServiceApp:
         self._tools: dict[str, tuple[ToolSpec, Implementation]] = {
             name: (specs[name], impl) for name, impl in implementations.items()
         }
-        self.lambda_handler = self._decorate(self._lambda_entry)
+        self._cold = True
+        self.lambda_handler = traced_handler(self._lambda_entry)
 
     def handle(self, payload: Mapping[str, Any], context: CallContext | None = None) -> ServiceReply:
         """Run one call. Never raises: every failure is an error object in the reply."""
@@ -135,21 +136,23 @@ class ServiceApp:
             in_task=bool(task_id),
             cancelled=cancel_probe(task_store(self.settings), task_id) if task_id else (lambda: False),
         )
-        logger.append_keys(tool=event.get("tool"), request_id=ctx.request_id, correlation_id=ctx.request_id)
-        if task_id:
-            logger.append_keys(task_id=task_id)
-            return run_task(
-                ServiceRequest.model_validate(event),
-                lambda: self.handle(event, ctx),
-                task_store(self.settings),
-                ends_by,
-            )
-        return self.handle(event, ctx).model_dump(mode="json")
-
-    @staticmethod
-    def _decorate(entry: Callable[[dict[str, Any], Any], dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-        # The correlation id is set in the entry from the payload: a JMESPath lookup per call cost more.
-        return logger.inject_lambda_context(traced_handler(entry), clear_state=True)
+        cold, self._cold = self._cold, False
+        # This invocation's keys only: in make dev the router's own context resumes after the call.
+        with log_context(
+            **invocation_keys(context, cold_start=cold),
+            tool=event.get("tool"),
+            request_id=ctx.request_id,
+            correlation_id=ctx.request_id,
+            task_id=task_id,
+        ):
+            if task_id:
+                return run_task(
+                    ServiceRequest.model_validate(event),
+                    lambda: self.handle(event, ctx),
+                    task_store(self.settings),
+                    ends_by,
+                )
+            return self.handle(event, ctx).model_dump(mode="json")
 
 
 def _reply(result: dict[str, Any] | BaseModel | ToolOutput) -> ServiceReply:

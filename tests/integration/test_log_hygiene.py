@@ -8,24 +8,18 @@ lines printed to stdout.
 
 from __future__ import annotations
 
-import io
-import logging
+from typing import TYPE_CHECKING
 
 import pytest
 
-from mcp_platform.observability import logger
+from tests.support.logs import log_buffer  # noqa: F401 - fixture
 from tests.support.router import message, platform
+
+if TYPE_CHECKING:
+    import io
 
 SECRET_NAME = "Zyx-unmistakable-secret-941"
 CARD = "4111111111111111"
-
-
-@pytest.fixture
-def log_buffer(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
-    buffer = io.StringIO()
-    for handler in logging.getLogger(logger.service).handlers:
-        monkeypatch.setattr(handler, "stream", buffer)
-    return buffer
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from mcp_platform.service import CallContext
 from research_service import modes
 from research_service.app import app
 from research_service.recorded import GOLDEN_DIR, Run, replay
-from tests.support.research import call, ok
+from tests.support.research import LIVE_SETTINGS, call, ok
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -241,7 +241,7 @@ def test_credits_reports_the_callers_balance(validate_output: Any) -> None:
     out = ok("credits", call("credits", balance=1234), validate_output)
     assert (out["balance_cents"], out["balance_usd"]) == (1234, 12.34)
     assert out["packs"] == {"starter": 1000, "standard": 2500, "pro": 5000}
-    assert out["meters_usd"] == {"lite": 0.25, "standard": 0.6, "deep": 1.5} and out["fail_usd"] == 0
+    assert out["meters_usd"] == {"quick": 0.25, "lite": 0.25, "standard": 0.6, "deep": 1.5} and out["fail_usd"] == 0
 
 
 def test_credits_without_a_balance_says_null(validate_output: Any) -> None:
@@ -255,21 +255,60 @@ def test_credits_says_whether_research_is_live_and_what_is_missing(
     for name in ("SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER", "LLM_PROVIDER", "SEARCH_PROVIDER"):
         monkeypatch.delenv(name, raising=False)
     research = ok("credits", call("credits"), validate_output)["research"]
-    assert research["mode"] == "recorded"
+    assert research["mode"] == "sample"
     assert research["missing"] == ["SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"]
-    for name, value in {"SEARCH_PROVIDER": "searxng", "SEARCH_BASE_URL": "http://127.0.0.1:8888"}.items():
-        monkeypatch.setenv(name, value)
-    for name, value in {
-        "LLM_PROVIDER": "openai",
-        "LLM_BASE_URL": "http://127.0.0.1:11434/v1",
-        "LLM_MODEL": "qwen",
-    }.items():
+    for name, value in LIVE_SETTINGS.items():
         monkeypatch.setenv(name, value)
     research = ok("credits", call("credits"), validate_output)["research"]
     assert research["mode"] == "live" and research["missing"] == []
+    assert research["prices"] == research["live_prices"] == {"quick": 25, "standard": 60}
     assert (research["search"]["provider"], research["llm"]["model"]) == ("searxng", "qwen")
 
 
 def test_credits_rejects_arguments() -> None:
     out = call("credits", extra=1).structured_content
     assert out["code"] == "invalid_arguments" and "extra" in out["error"]
+
+
+BOILING = "What is the boiling point of water at sea level?"
+
+
+def test_without_providers_the_sample_says_so_and_names_the_settings_for_live(validate_output: Any) -> None:
+    """Issue 39: the README's question got a brief about Webb, with nothing saying why up front."""
+    out = ok("research_brief", call("research_brief", query=BOILING, depth="quick"), validate_output)
+    assert out["tldr"].startswith("Fixed sample, not an answer to your question")
+    for setting in ("SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"):
+        assert setting in out["tldr"] and setting in out["gaps"][0]
+
+
+@pytest.mark.parametrize("tool", ["research_brief", "source_lookup"])
+def test_without_providers_research_is_free_before_the_call(tool: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Priced at 0 when research cannot be live, so the router neither refuses a low balance nor reserves."""
+    from mcp_platform.registry import load_registry
+    from tests.support.router import platform
+
+    plat = platform(credits=10)  # below the live price of 25
+    arguments = (
+        {"query": BOILING, "depth": "quick"}
+        if tool == "research_brief"
+        else {"claim_or_url": BOILING, "ask": "Is it 100 °C?"}
+    )
+    result = plat.call(tool, arguments)
+    assert not result.get("isError"), result
+    assert result["structuredContent"]["meta"]["billable"] is False
+    assert plat.ledger.balance(plat.account_id) == 10
+    assert len(plat.ledger.entries(plat.account_id, limit=10)) == 1  # the grant: nothing reserved or refunded
+    spec = load_registry().get(tool)
+    assert spec is not None and spec.price_for(spec.validate(arguments)) == 0
+    for name, value in LIVE_SETTINGS.items():
+        monkeypatch.setenv(name, value)
+    assert spec.price_for(spec.validate(arguments)) == 25
+
+
+def test_credits_speaks_the_tools_words(validate_output: Any) -> None:
+    """meta.mode's words (live|sample) and the depth names the tool takes (quick), beside seed 004's `lite`."""
+    out = ok("credits", call("credits"), validate_output)
+    assert out["research"]["mode"] == "sample"
+    assert out["meters_usd"]["quick"] == out["meters_usd"]["lite"] == 0.25
+    assert out["research"]["prices"] == {"quick": 0, "standard": 0}
+    assert out["research"]["live_prices"] == {"quick": 25, "standard": 60}

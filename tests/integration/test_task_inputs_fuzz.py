@@ -13,7 +13,7 @@ synchronous call's does (a success the outputSchema accepts, charged exactly its
 a registered code other than `internal`, that cost nothing), its tasks/get status says which, and
 reading it again answers the same and charges nothing more. Examples are few and derandomized.
 
-Drawn arguments seldom make a tool succeed, so a few that do (a short WAV, a long text file) conclude
+Drawn arguments seldom make a tool succeed, so a few that do (spoken words, a long text file) conclude
 billed tasks on every run; and every other listed tool refuses `params.task`, free.
 """
 
@@ -31,8 +31,9 @@ from mcp_platform.jsonrpc import METHOD_NOT_FOUND
 from mcp_platform.tasks.model import MAX_TTL_MS, MIN_TTL_MS
 from mcp_router.task_methods import RELATED_TASK_META
 from tests.support.router import message
-from tests.support.schema_strategies import WAV, invalid_arguments, valid_arguments
+from tests.support.schema_strategies import invalid_arguments, valid_arguments
 from tests.support.tool_fuzz import FUZZ, TOOLS, balance, check_tool_result, encode, list_price, live_platform, post
+from voice_support import speech_wav
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -117,9 +118,13 @@ def _staged(plat: Platform, data: bytes, media_type: str) -> str:
     return str(uploaded["structuredContent"]["id"])
 
 
+SENTENCE = "one two three four five"
 LONG_TEXT = ("lorem ipsum dolor sit amet " * 6_000)[:145_000].encode()
 SUCCEEDING: list[Any] = [
-    pytest.param("whisper_transcribe", lambda plat: {"audio": base64.b64encode(WAV).decode()}, id="whisper"),
+    # Speech: a transcript of noise (a tenth of a second of DC, say) is free, so it would charge nothing.
+    pytest.param(
+        "whisper_transcribe", lambda plat: {"audio": base64.b64encode(speech_wav(SENTENCE)).decode()}, id="whisper"
+    ),
     # A reply this large once stuck its task in `working` (the reply and its result overflowed one DynamoDB item).
     pytest.param(
         "docs_extract",

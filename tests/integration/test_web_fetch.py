@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from mcp_platform.errors import ToolError
+from mcp_platform.errors import ToolError, is_retryable
 from mcp_platform.web import ALLOW_LOOPBACK_ENV, FetchLimits, WebErrorCode, download, fetch_page, user_agent
 from mcp_platform.web.robots import RobotsRules
 from mcp_platform.web.transport import guarded_client
@@ -174,16 +174,40 @@ def test_robots_disallow_is_honoured(site: LocalSite) -> None:
     assert [path for path, _ in site.requests].count("/robots.txt") == 1  # cached per origin
 
 
-@pytest.mark.parametrize(("status", "allowed"), [(404, True), (403, True), (503, False)])
-def test_robots_status_rules(site: LocalSite, status: int, allowed: bool) -> None:
+@pytest.mark.parametrize("status", [404, 403])
+def test_robots_4xx_allows_everything(site: LocalSite, status: int) -> None:
     site.routes["/robots.txt"] = Reply(status, b"")
-    site.routes["/page"] = Reply(body=b"p", headers={"Content-Type": "text/plain"})
+    RobotsRules(client=guarded_client())(site.url("/page"))
+
+
+def test_robots_5xx_is_unreachable_retryable_and_not_cached(site: LocalSite) -> None:
+    site.routes["/robots.txt"] = Reply(503, b"")
     rules = RobotsRules(client=guarded_client())
-    if allowed:
+    with pytest.raises(ToolError) as info:
         rules(site.url("/page"))
-    else:
-        with pytest.raises(ToolError, match=r"robots\.txt does not allow"):
-            rules(site.url("/page"))
+    assert _code(info) == WebErrorCode.ROBOTS_UNREACHABLE and is_retryable(_code(info))
+    assert "robots.txt unreachable" in info.value.message and "HTTP 503" in info.value.message
+    site.routes["/robots.txt"] = Reply(404, b"")
+    rules(site.url("/page"))  # the site is back: asked again, not the cached failure
+
+
+def test_robots_behind_a_dns_failure_says_so_and_is_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 39: with DNS down, fetch blamed robots.txt (not retryable) and cached that for an hour."""
+    lookups: list[str] = []
+
+    def no_dns(host: str, *args: object, **kwargs: object) -> object:
+        lookups.append(host)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_dns)
+    rules = RobotsRules(client=guarded_client())
+    for _ in range(2):
+        with pytest.raises(ToolError) as info:
+            rules("https://example.org/")
+        assert _code(info) == WebErrorCode.ROBOTS_UNREACHABLE and is_retryable(_code(info))
+        assert info.value.message.startswith("robots.txt unreachable: https://example.org/robots.txt")
+        assert "does not allow" not in info.value.message
+    assert lookups == ["example.org", "example.org"]  # the network failure was not cached
 
 
 # ---------------------------------------------------------------- content types

@@ -12,6 +12,15 @@ from research_service.app import app
 if TYPE_CHECKING:
     from mcp_platform.dispatch import ServiceReply
 
+LIVE_SETTINGS = {
+    "SEARCH_PROVIDER": "searxng",
+    "SEARCH_BASE_URL": "http://127.0.0.1:8888",
+    "LLM_PROVIDER": "openai",
+    "LLM_BASE_URL": "http://127.0.0.1:11434/v1",
+    "LLM_MODEL": "qwen",
+}
+"""A self-hosted search provider and LLM: enough settings for research to run (and be priced) live."""
+
 OUTPUT_DEFINITION = {
     "research_brief": "researchBriefOutput",
     "source_lookup": "sourceLookupOutput",

@@ -31,7 +31,7 @@ from tests.support.router import ScriptedInvoker, message, platform, structured_
 from tests.support.schema_strategies import RAW_MARK
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from tests.support.recorded_apis import RecordedApis
     from tests.support.router import Platform
@@ -183,6 +183,13 @@ def list_price(tool: str, arguments: dict[str, Any]) -> int:
     return spec.price_for(spec.validate(arguments)) if callable(spec.price) else spec.price
 
 
+FREE_ANSWERS: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "research": lambda out: out.get("meta", {}).get("billable") is False,  # a sample or gated answer
+    "whisper": lambda out: out.get("minutes_billed") == 0,  # a transcript of noise (docs/billing.md)
+}
+"""Successes a service delivers free by rule, told by what the answer itself says."""
+
+
 def check_tool_result(tool: str, arguments: Any, result: dict[str, Any], charged: int) -> None:
     """`result` (a `CallToolResult` that cost `charged`) is a success the outputSchema accepts, charged
     exactly its price, or an error with a registered code other than `internal` that cost nothing."""
@@ -197,8 +204,8 @@ def check_tool_result(tool: str, arguments: Any, result: dict[str, Any], charged
     jsonschema.Draft202012Validator(TOOLS[tool]["outputSchema"]).validate(structured)
     spec = SPECS[tool]
     price = list_price(tool, arguments)
-    if spec.billed:
+    if spec.billed and price:  # priced 0 (research without a provider) reserves nothing, as a free tool
         assert structured.get("credits_charged") == charged, (structured, charged)
-    if spec.service == "research" and structured.get("meta", {}).get("billable") is False:
-        price = 0  # a sample or gated answer is delivered free (`waive_charge`), and says so
+    if (free := FREE_ANSWERS.get(spec.service)) and free(structured):
+        price = 0  # delivered free (`waive_charge`), and the answer says so
     assert charged == price, (tool, price, charged, structured)

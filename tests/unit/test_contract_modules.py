@@ -50,6 +50,8 @@ ALLOWED = (
     "mcp_platform.errors",
     "mcp_platform.binary",
     "mcp_platform.web.addresses",
+    # Environment reads only, imported inside research's price function: research is free without a provider.
+    "mcp_platform.provider_status",
 )
 """What a contract may import (a module or its submodules): declarations and pure validators."""
 

@@ -17,3 +17,17 @@ def test_readme_catalogue_is_regenerated() -> None:
         check=False,
     )
     assert run.returncode == 0, run.stderr
+
+
+def test_catalogue_summaries_are_whole_sentences() -> None:
+    """Issue 39: 'One first-level region by admin code (e.g' — a summary ends at a sentence's end only."""
+    from mcp_platform.docs import first_sentence
+    from mcp_platform.registry import load_registry
+
+    for spec in load_registry():
+        summary = first_sentence(spec.description)
+        assert summary.count("(") == summary.count(")"), (spec.name, summary)
+        assert not summary.endswith(("e.g", "i.e", "etc", "vs")), (spec.name, summary)
+        assert spec.description.startswith(summary), spec.name
+    assert first_sentence("One region by code (e.g. DE.16, not 16). Free.") == "One region by code (e.g. DE.16, not 16)"
+    assert first_sentence("Ends at the end.") == "Ends at the end"

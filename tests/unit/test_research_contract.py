@@ -15,6 +15,7 @@ from mcp_platform.contracts.research import (
     seed,
     seed_schema,
 )
+from tests.support.research import LIVE_SETTINGS
 
 SEED_004_SHA256 = "9e35c0474a5ca99ff86d84317f052b7fe6dbb0f557d0c4bfe566f4560464f5a6"
 """sha256 of seeds/004_d4a2988b9e686987.txt as handed over: the shipped copy must be that file, byte for byte."""
@@ -53,8 +54,11 @@ def test_inlining_keeps_the_seed_rules() -> None:
 
 
 @pytest.mark.parametrize(("depth", "credits"), [("quick", 25), ("standard", 60), ("deep", 0)])
-def test_brief_price_follows_depth(depth: str, credits: int) -> None:
+def test_brief_price_follows_depth_when_live(depth: str, credits: int, monkeypatch: pytest.MonkeyPatch) -> None:
     arguments = ResearchBriefInput(query="why is the sky blue", depth=depth)
+    assert SPECS["research_brief"].price_for(arguments) == 0  # no provider: recordings or the sample, free
+    for name, value in LIVE_SETTINGS.items():
+        monkeypatch.setenv(name, value)
     assert SPECS["research_brief"].price_for(arguments) == credits
 
 

@@ -180,3 +180,17 @@ def test_well_known_mcp(plat: Platform) -> None:
     assert set(data["protocolVersions"]) == {*LEGACY_VERSIONS, *MODERN_VERSIONS}
     assert [s["name"] for s in data["services"]] == ["fake", "hello", "zeta"]
     assert {s["name"]: s["tools"] for s in data["services"]} == {"fake": 1, "hello": 1, "zeta": 1}
+
+
+@pytest.mark.parametrize("preview", [False, True])
+def test_health_counts_the_tools_that_tools_list_returns(preview: bool) -> None:
+    """Issue 39: /health said 117 while tools/list returned 116 (a preview tool, hidden by default)."""
+    plat = platform(settings=RouterSettings(enable_preview_tools=preview))
+    names: list[str] = []
+    cursor = None
+    while True:
+        page = plat.rpc("tools/list", {"cursor": cursor} if cursor else {})
+        names += [tool["name"] for tool in page["tools"]]
+        if (cursor := page.get("nextCursor")) is None:
+            break
+    assert body(plat.request(b"", method="GET", path="/health", key=None))["tools"] == len(names)

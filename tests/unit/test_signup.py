@@ -52,6 +52,13 @@ def test_an_agent_signs_up_and_its_key_works_with_the_welcome_credits() -> None:
     assert all(created["api_key"] not in repr(k) for k in plat.store.keys_of(created["account_id"]))
 
 
+def test_account_type_is_optional() -> None:
+    """Issue 39: sign-up required account_type yet accepted only "agent"; leaving it out means just that."""
+    plat = _platform()
+    response = register(plat, {"email": "plain@example.org"})
+    assert response.status == 201, response.body
+
+
 def test_one_account_per_email_whatever_its_case() -> None:
     plat = _platform()
     assert register(plat, {"email": "a@example.org", "account_type": "agent"}).status == 201

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform.contracts.research import DEPTH_PRICES, SCHEMA_VERSION
+from mcp_platform.contracts.research import DEPTH_PRICES, SCHEMA_VERSION, live_price
 from mcp_platform.provider_status import provider_status
 
 if TYPE_CHECKING:
@@ -13,19 +13,28 @@ if TYPE_CHECKING:
 
 PACKS = {"starter": 1000, "standard": 2500, "pro": 5000}
 """Credit packs on sale (credits; 1 credit = 1 cent)."""
-METERS_USD = {"lite": DEPTH_PRICES["quick"] / 100, "standard": DEPTH_PRICES["standard"] / 100, "deep": 1.5}
-"""USD per brief. deep's meter is its list price; while deep is a preview it is billed 0."""
+METERS_USD = {
+    "quick": DEPTH_PRICES["quick"] / 100,
+    "lite": DEPTH_PRICES["quick"] / 100,
+    "standard": DEPTH_PRICES["standard"] / 100,
+    "deep": 1.5,
+}
+"""USD per live brief, by the tool's depth names; `lite` is seed 004's name for quick (the seed pins it).
+deep's meter is its list price; while deep is a preview it is billed 0."""
+BILLED_DEPTHS = ("quick", "standard")
 
 
 def credits(_arguments: CreditsInput, ctx: CallContext) -> dict[str, Any]:
     """Balance from the router (`ctx.balance`, credits = cents); null when the router did not pass one.
 
     `break_glass` is false: this platform has no break-glass mode that suspends billing. `research`
-    says whether briefs are live (billed) or answered from recordings, with which backends, and
-    which settings are missing for live research.
+    says in `meta.mode`'s words whether briefs are live (billed) or not (`sample`: a recorded run
+    where the arguments match one, else the fixed sample; free), what each depth costs here and
+    live, with which backends, and which settings are missing for live research.
     """
     balance = ctx.balance
     backends = provider_status()
+    live = not backends["missing"]
     return {
         "schema_version": SCHEMA_VERSION,
         "balance_cents": balance,
@@ -34,5 +43,10 @@ def credits(_arguments: CreditsInput, ctx: CallContext) -> dict[str, Any]:
         "meters_usd": METERS_USD,
         "fail_usd": 0,
         "break_glass": False,
-        "research": {"mode": "recorded" if backends["missing"] else "live", **backends},
+        "research": {
+            "mode": "live" if live else "sample",
+            "prices": {depth: live_price(DEPTH_PRICES[depth]) for depth in BILLED_DEPTHS},
+            "live_prices": {depth: DEPTH_PRICES[depth] for depth in BILLED_DEPTHS},
+            **backends,
+        },
     }

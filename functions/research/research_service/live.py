@@ -12,10 +12,11 @@ so in `meta.mode`.
 from __future__ import annotations
 
 from mcp_platform.errors import ToolError
-from mcp_platform.llm import llm_from_env, llm_settings
+from mcp_platform.llm import llm_from_env
 from mcp_platform.observability import logger
 from mcp_platform.provider_http import deadline_in
-from mcp_platform.search import SearchQuery, missing_settings, provider_from_env
+from mcp_platform.provider_status import research_is_live
+from mcp_platform.search import SearchQuery, provider_from_env
 from mcp_platform.web import FetchLimits, WebErrorCode, fetch_page
 from research_service.envelope import utc_now
 from research_service.ports import (
@@ -33,7 +34,7 @@ _BLOCKED = frozenset({WebErrorCode.ROBOTS_DISALLOWED, WebErrorCode.URL_NOT_ALLOW
 
 def live_backends() -> Backends | None:
     """The live backends when provider keys are configured, else None (no secret is read here)."""
-    if missing_settings() or llm_settings()["missing"]:
+    if not research_is_live():
         return None
     return Backends("live", ProviderSearcher(), GuardedFetcher(), PlatformLlm())
 

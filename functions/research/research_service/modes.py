@@ -15,6 +15,7 @@ import json
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from mcp_platform.provider_status import provider_status
 from research_service.envelope import SAMPLE_PATH, Envelope, FailGate, answer, utc_now
 from research_service.live import live_backends
 from research_service.recorded import RECORDINGS, find_golden, replay
@@ -25,10 +26,20 @@ if TYPE_CHECKING:
     from mcp_platform.service import ToolOutput
     from research_service.ports import Backends
 
-SAMPLE_GAP = (
-    "sample: no research provider is configured here and no recorded run matches these arguments, so this "
-    "is a fixed example of the answer's shape, not research on your question; nothing was charged"
-)
+
+def _sample_notice() -> tuple[str, str]:
+    """The tldr prefix and the first gap of a sample answer, naming the settings that make research live."""
+    missing = ", ".join(provider_status()["missing"])
+    tldr = (
+        "Fixed sample, not an answer to your question (no research provider is configured; "
+        f"set {missing} for live research). "
+    )
+    gap = (
+        "sample: no research provider is configured here and no recorded run matches these arguments, so this "
+        f"is a fixed example of the answer's shape, not research on your question; nothing was charged or "
+        f"reserved. Set {missing} (docs/deploy.md and docs/self-hosting.md: providers) to make research live"
+    )
+    return tldr, gap
 
 
 def backends_for(tool: str, arguments: BaseModel) -> Backends | None:
@@ -48,13 +59,14 @@ def _sample() -> dict[str, Any]:
 def sample_answer(extra: dict[str, Any], as_of_hint: str | None = None) -> ToolOutput:
     """The fixed example envelope with the caller's own fields (`extra`); never billed."""
     sample = _sample()
+    tldr_prefix, gap = _sample_notice()
     envelope = Envelope(
-        tldr=sample["tldr"],
+        tldr=tldr_prefix + sample["tldr"],
         body=sample["body"],
         confidence="unknown",
         sources=sample["sources"],
         claims=sample["claims"],
-        gaps=[SAMPLE_GAP, *sample["gaps"]],
+        gaps=[gap, *sample["gaps"]],
         as_of=as_of_hint or utc_now()[:10],
         mode="sample",
         fail_gate=FailGate(SAMPLE_PATH, retryable=False),

@@ -29,7 +29,7 @@ from mcp_platform.jsonrpc import (
     success,
 )
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
-from mcp_platform.observability import logger
+from mcp_platform.observability import log_context, logger
 from mcp_platform.profiles import connection_profile
 from mcp_router.auth import Authenticator, Principal, extract_key
 from mcp_router.calls import ToolCaller
@@ -123,18 +123,20 @@ class Gateway:
             self._routes.update({(method, REGISTER_PATH): registrar.handle for method in ("POST", "GET")})
 
     def handle(self, request: HttpRequest) -> HttpResponse:
-        try:
-            if request.path.rstrip("/") == "/mcp":
-                return self._mcp(request)
-            route = self._routes.get((request.method, request.path))
-            if route is None and request.method == "GET" and request.path.startswith(discovery.ICON_PREFIX):
-                route = self._icon
-            if route is None:
-                return HttpResponse.json({"error": "not found"}, 404)
-            return route(request)
-        except Exception:
-            logger.exception("unhandled error in the gateway")
-            return HttpResponse.rpc_error(500, JsonRpcError(INTERNAL_ERROR, "Internal error"))
+        # A fresh log context per request: no line names another request's call (issue 39).
+        with log_context():
+            try:
+                if request.path.rstrip("/") == "/mcp":
+                    return self._mcp(request)
+                route = self._routes.get((request.method, request.path))
+                if route is None and request.method == "GET" and request.path.startswith(discovery.ICON_PREFIX):
+                    route = self._icon
+                if route is None:
+                    return HttpResponse.json({"error": "not found"}, 404)
+                return route(request)
+            except Exception:
+                logger.exception("unhandled error in the gateway")
+                return HttpResponse.rpc_error(500, JsonRpcError(INTERNAL_ERROR, "Internal error"))
 
     # -- plain HTTP endpoints
 
@@ -145,7 +147,8 @@ class Gateway:
             {
                 "status": "ok",
                 "version": self._settings.server_version,
-                "tools": len(self._deps.registry),
+                # What tools/list returns to an account approved for every service.
+                "tools": sum(self._settings.enable_preview_tools or not spec.preview for spec in self._deps.registry),
                 "backends": provider_status(),
             }
         )
@@ -231,6 +234,7 @@ class Gateway:
         except JsonRpcError as exc:
             return HttpResponse.rpc_error(400, exc, _request_id_of(body))
         request_id = new_request_id()
+        logger.thread_safe_append_keys(request_id=request_id)
         deadline = request.deadline or self._deps.clock() + self._settings.router_timeout_seconds
         idempotency = request.header("idempotency-key") or None
         if isinstance(body, list):
@@ -266,11 +270,12 @@ class Gateway:
 
     def _member(self, request: HttpRequest, message: Any, ex: Exchange) -> tuple[dict[str, Any] | None, int]:
         """One batch member: whatever goes wrong stays its own error, never the whole batch's 500."""
-        try:
-            return self._message(request, message, ex)
-        except Exception:
-            logger.exception("unhandled error in a batch member")
-            return failure(ex.rpc_id, JsonRpcError(INTERNAL_ERROR, "Internal error")), 500
+        with log_context(request_id=ex.request_id):  # a pool thread: the request's context is not inherited
+            try:
+                return self._message(request, message, ex)
+            except Exception:
+                logger.exception("unhandled error in a batch member")
+                return failure(ex.rpc_id, JsonRpcError(INTERNAL_ERROR, "Internal error")), 500
 
     def _message(self, request: HttpRequest, message: Any, ex: Exchange) -> tuple[dict[str, Any] | None, int]:
         """One JSON-RPC message → (response or None for notifications/responses, HTTP status if alone)."""

@@ -8,10 +8,12 @@ or whisper.cpp servers) or `transcribe` (Amazon Transcribe, a job on the staged 
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 import time
 import uuid
+from array import array
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
@@ -36,6 +38,8 @@ KEY_ENV = "WHISPER_API_KEY_PARAMETER"
 _PAUSE_FRAMES = 30
 """A silence of 0.3 s (pocketsphinx counts 100 frames a second) ends a segment."""
 _ALTERNATE = re.compile(r"\(\d+\)$")
+_SILENCE_POWER = (32768 * 10 ** (-50 / 20)) ** 2
+"""Mean square sample of a -50 dBFS signal: quieter than any recorded speech."""
 
 
 @dataclass
@@ -43,6 +47,8 @@ class Transcript:
     text: str
     language: str
     segments: list[Segment] = field(default_factory=list)
+    confidence: float | None = None
+    """0-1, where the engine can say: how much of the recording it heard as words (None: no measure)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,8 @@ class Engine(Protocol):
     name: str
     detection: bool
     accuracy_note: str
+    local: bool
+    """Runs offline in the function (the local default's engine), not at a provider."""
 
     def languages(self) -> list[EngineLanguage]: ...
 
@@ -72,6 +80,7 @@ class Pocketsphinx:
 
     name = "pocketsphinx"
     detection = False
+    local = True
     accuracy_note = (
         "pocketsphinx (offline, US English only) is a small 2010s-era recogniser with a general language model: "
         "on espeak-ng's synthetic speech we measure word error rates of 0.7-0.9 (bench/voice.py), and clear human "
@@ -97,11 +106,36 @@ class Pocketsphinx:
                 ErrorCode.INVALID_ARGUMENTS,
             )
         with self._lock:
+            # A fresh front end per call: its noise estimate would otherwise carry over from earlier recordings,
+            # so one word could come out differently depending on what the container heard before.
+            self._decoder.reinit_feat()
             self._decoder.start_utt()
             self._decoder.process_raw(recording.pcm, full_utt=True)
             self._decoder.end_utt()
             words = [(seg.word, seg.start_frame, seg.end_frame) for seg in self._decoder.seg()]
-        return Transcript(text=" ".join(w for w, _, _ in _spoken(words)), language="en", segments=_segments(words))
+            frames = self._decoder.n_frames()
+        spoken = _spoken(words)
+        return Transcript(
+            text=" ".join(w for w, _, _ in spoken),
+            language="en",
+            segments=_segments(words),
+            confidence=_coverage(spoken, frames) if _audible(recording.pcm) else 0.0,
+        )
+
+
+def _coverage(spoken: list[tuple[str, int, int]], frames: int) -> float:
+    """pocketsphinx's confidence: the share of the recording's frames it matched to dictionary words.
+
+    Its word posteriors are 1.0 whatever it hears, so they say nothing. Coverage does: espeak-ng speech
+    scores 0.5-0.85, while hiss and a pure tone come back as no word at all (noise fillers), 0.
+    """
+    return round(min(1.0, sum(end - start + 1 for _, start, end in spoken) / frames), 2) if frames else 0.0
+
+
+def _audible(pcm: bytes) -> bool:
+    """Above -50 dBFS RMS: digital silence makes pocketsphinx hear a word ('in') over the whole recording."""
+    samples = array("h", pcm)
+    return bool(samples) and math.sumprod(samples, samples) / len(samples) > _SILENCE_POWER
 
 
 def _spoken(words: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
@@ -132,6 +166,7 @@ class OpenAiCompatible:
 
     name = "openai"
     detection = True
+    local = False
     accuracy_note = "An OpenAI-compatible Whisper endpoint: near-human accuracy on clear speech in ~100 languages."
 
     def languages(self) -> list[EngineLanguage]:
@@ -192,6 +227,7 @@ class AmazonTranscribe:
 
     name = "transcribe"
     detection = True
+    local = False
     accuracy_note = "Amazon Transcribe: high accuracy on clear speech; language identification when none is given."
 
     def languages(self) -> list[EngineLanguage]:

@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING
 from mcp_platform.contracts.whisper import (
     MAX_AUDIO_BYTES,
     MAX_MINUTES,
+    NOISE_CONFIDENCE,
     LanguagesOutput,
     TranscribeOutput,
     WhisperStatus,
 )
 from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform.service import ToolOutput
 from whisper_service.audio import pcm16k, seconds
 from whisper_service.engines import Recording, engine
 
@@ -30,7 +32,7 @@ _EXTENSIONS = {
 }
 
 
-def whisper_transcribe(arguments: TranscribeInput, ctx: CallContext) -> TranscribeOutput:
+def whisper_transcribe(arguments: TranscribeInput, ctx: CallContext) -> ToolOutput:
     blob = arguments.audio.load(ctx)
     pcm = pcm16k(blob.data)
     duration = seconds(pcm)
@@ -49,15 +51,26 @@ def whisper_transcribe(arguments: TranscribeInput, ctx: CallContext) -> Transcri
         )
     name = blob.filename or f"audio.{_EXTENSIONS.get(blob.media_type, 'wav')}"
     recording = Recording(pcm=pcm, data=blob.data, media_type=blob.media_type, filename=name)
-    transcript = engine().transcribe(recording, arguments.language, ctx)
-    return TranscribeOutput(
+    active = engine()
+    transcript = active.transcribe(recording, arguments.language, ctx)
+    noise = not transcript.text or (transcript.confidence is not None and transcript.confidence < NOISE_CONFIDENCE)
+    notes = [f"local engine ({active.name}): {active.accuracy_note}"] if active.local else []
+    if noise:
+        notes.append(
+            f"heard as noise (no words, or confidence below {NOISE_CONFIDENCE}): not charged; "
+            "send clearer speech, or use another engine"
+        )
+    out = TranscribeOutput(
         text=transcript.text,
         language=transcript.language,
         duration_s=round(duration, 3),
-        minutes_billed=minutes,
-        engine=engine().name,
+        minutes_billed=0 if noise else minutes,
+        engine=active.name,
+        confidence=transcript.confidence,
+        note=" ".join(notes) or None,
         segments=transcript.segments if arguments.timestamps else [],
     )
+    return ToolOutput(structured=out.model_dump(mode="json", exclude_none=True), waive_charge=noise)
 
 
 def whisper_languages(_arguments: StatusInput, _ctx: CallContext) -> LanguagesOutput:

@@ -1,6 +1,6 @@
 """Agent self-service sign-up: who may register, with what, and the store that keeps one account per email.
 
-An agent posts `{email, account_type: "agent", invite_code?}` and gets an
+An agent posts `{email, account_type?, invite_code?}` and gets an
 account with the welcome credits, every listed service approved and an API key
 shown once. The deployment chooses how open that is (`SignupMode`); invite
 codes are issued and revoked by `mcp-admin` and stored only as hashes, like keys.
@@ -47,7 +47,8 @@ class SignupRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     email: Annotated[str, Field(max_length=254), AfterValidator(normalise_email)]
-    account_type: Literal["agent"]
+    account_type: Literal["agent"] = "agent"
+    """Optional: every self-service account is an agent's (the only value; kept so old clients still work)."""
     invite_code: str | None = Field(default=None, min_length=1, max_length=100)
 
 

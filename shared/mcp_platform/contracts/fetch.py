@@ -27,7 +27,8 @@ class FetchInput(ToolInput):
 
 ERROR_SCHEMA_NOTE = (
     "Errors are results with is_error true and a code: url_not_allowed (private/loopback/metadata address or "
-    "non-http URL), robots_disallowed, http_error (with status), too_large, timeout, too_many_redirects, "
+    "non-http URL), robots_disallowed, robots_unreachable (retryable), http_error (with status), too_large, "
+    "timeout, too_many_redirects, "
     "pdf_use_docs (use docs_extract), unsupported_content_type, no_content. Failed calls cost nothing."
 )
 

@@ -22,9 +22,16 @@ SCHEMA_VERSION = "2026-09-14"
 
 Depth = Literal["quick", "standard", "deep"]
 DEPTH_PRICES: dict[str, int] = {"quick": 25, "standard": 60, "deep": 0}
-"""Credits per brief (1 credit = USD 0.01): meters lite 0.25, standard 0.6; deep is a free preview."""
+"""Credits per live brief (1 credit = USD 0.01); deep is a free preview. Seed 004's meter `lite` is `quick`."""
 LOOKUP_PRICE = DEPTH_PRICES["quick"]
-"""A source lookup is one lite meter: one search or page, one LLM pass."""
+"""A source lookup costs what a quick brief does: one search or page, one LLM pass."""
+
+
+def live_price(credits: int) -> int:
+    """`credits` when research runs live, else 0: recorded and sample answers are free, so nothing is reserved."""
+    from mcp_platform.provider_status import research_is_live  # environment only; loaded when a call is priced
+
+    return credits if research_is_live() else 0
 
 
 @cache
@@ -107,6 +114,12 @@ _ENVELOPE_NOTE = (
     "carries fail_gate {reason: quote_gate_failed, retryable} and costs nothing."
 )
 
+_NO_PROVIDER_NOTE = (
+    "Without a search provider and an LLM configured, the answer is a recorded run (meta.mode golden) or a "
+    "fixed sample that is not about your question (meta.mode sample), free and never reserved; `credits` "
+    "says which mode this deployment is in and which settings make it live."
+)
+
 _WEB = Annotations(read_only=True, idempotent=False, open_world=True)
 """Research reads the open web; the same question may get a different answer later."""
 
@@ -131,11 +144,12 @@ TOOLS = [
         description="Researches a question on the web: searches, reads the best pages and writes a short "
         "brief whose every claim is backed by a verbatim quote from a page it read. Use it for a sourced "
         "answer you can cite; use search_web when you only need links. " + _ENVELOPE_NOTE + " Costs 25 credits "
-        "(quick) or 60 (standard); a gated or sample answer is free.",
+        "(quick) or 60 (standard); a gated answer is free. " + _NO_PROVIDER_NOTE,
         input_model=ResearchBriefInput,
         output="researchBriefOutput",
         annotations=_WEB,
-        price=lambda arguments: DEPTH_PRICES[arguments.depth],
+        price=lambda arguments: live_price(DEPTH_PRICES[arguments.depth]),
+        price_note="25 (quick) or 60 (standard); 0 without a provider",
         task_support="optional",
     ),
     _tool(
@@ -144,12 +158,13 @@ TOOLS = [
         description="Audits one source: given a URL, fetches it and answers `ask` from the page with quotes; "
         "given a claim, searches for a page that states it. verdict: found | not_found | moved (redirected) "
         "| conflicting (the page contradicts the claim) | blocked (robots.txt or refused) | unaudited (could "
-        "not be checked), with the page's http_status. " + _ENVELOPE_NOTE + " Costs 25 credits (the lite "
-        "meter); blocked, unaudited and sample answers are free.",
+        "not be checked), with the page's http_status. " + _ENVELOPE_NOTE + " Costs 25 credits (as a quick "
+        "brief); blocked and unaudited answers are free. " + _NO_PROVIDER_NOTE,
         input_model=SourceLookupInput,
         output="sourceLookupOutput",
         annotations=_WEB,
-        price=LOOKUP_PRICE,
+        price=lambda _arguments: live_price(LOOKUP_PRICE),
+        price_note="25; 0 without a provider",
     ),
     _tool(
         name="compare_options",
@@ -168,7 +183,9 @@ TOOLS = [
         name="credits",
         title="Credits and prices",
         description="Your credit balance (balance_cents; 1 credit = 1 cent) and the price card: packs, "
-        "meters per research depth in USD, and fail_usd 0 (failed or gated calls are free). Free.",
+        "meters per research depth in USD (quick; `lite` is seed 004's name for it), fail_usd 0 (failed or "
+        "gated calls are free), and research {mode: live|sample, prices, live_prices, missing}: what a brief "
+        "costs here and the settings live research still needs. Free.",
         input_model=CreditsInput,
         output="creditsResponse",
         needs_balance=True,

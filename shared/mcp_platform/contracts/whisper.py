@@ -44,6 +44,11 @@ class TranscribeInput(ToolInput):
     )
 
 
+NOISE_CONFIDENCE = 0.3
+"""Below this confidence a transcript is noise and free (as is one without words): the local engine
+scores espeak-ng speech 0.5-0.85 and silence, hiss or a tone 0 (tests/integration/test_whisper_service.py)."""
+
+
 class Segment(BaseModel):
     start: float = Field(description="Seconds from the start.")
     end: float
@@ -54,8 +59,18 @@ class TranscribeOutput(BaseModel):
     text: str
     language: str
     duration_s: float
-    minutes_billed: int
+    minutes_billed: int = Field(description="Minutes charged: 0 when the transcript is noise (see note).")
     engine: str
+    confidence: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="0-1 where the engine gives one: the local engine's share of the recording heard as words. "
+        f"Below {NOISE_CONFIDENCE} (or with no words) the transcript counts as noise and is not charged.",
+    )
+    note: str | None = Field(
+        default=None, description="Present when the local engine answered (what to expect) or nothing was charged."
+    )
     segments: list[Segment] = Field(default_factory=list)
 
 
@@ -91,7 +106,8 @@ TOOLS = [
         description="Transcribes a recording (URL, staging id or base64) to text, optionally with timed segments. "
         f"1 credit per started minute, stated as max_minutes (a wrong value is refused free, naming the right "
         f"one); at most {MAX_MINUTES} minutes and "
-        f"{MAX_AUDIO_BYTES // 1_048_576} MiB.",
+        f"{MAX_AUDIO_BYTES // 1_048_576} MiB. A transcript with no words or a confidence below "
+        f"{NOISE_CONFIDENCE} is noise: returned, not charged. `note` says when the offline local engine answered.",
         input_model=TranscribeInput,
         output_schema=output_schema(TranscribeOutput),
         annotations=Annotations(read_only=True, idempotent=True, open_world=False),

@@ -11,6 +11,8 @@ class WebErrorCode(StrEnum):
     URL_NOT_ALLOWED = "url_not_allowed"
     """The SSRF rules refuse the URL or the address it resolves to."""
     ROBOTS_DISALLOWED = "robots_disallowed"
+    ROBOTS_UNREACHABLE = "robots_unreachable"
+    """robots.txt could not be read (DNS, connect, timeout, 5xx): RFC 9309 disallows until it can."""
     TOO_LARGE = "too_large"
     TOO_MANY_REDIRECTS = "too_many_redirects"
     TIMEOUT = "timeout"
