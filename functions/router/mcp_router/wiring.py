@@ -14,8 +14,8 @@ from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.aws import client, configured_client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory
+from mcp_platform.catalogue import load_catalogue
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
-from mcp_platform.registry import load_registry
 from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies
@@ -45,7 +45,7 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
 
         default = lambda_client(math.floor(settings.service_timeout_seconds) + 1)
         invoker = LambdaInvoker.from_env(default, env, lambda_client)
-    registry = load_registry()
+    registry = load_catalogue()
     ledger = DynamoLedger(ddb, settings.accounts_table, settings.ledger_table, settings.calls_table)
     signups = SignupDesk(
         admin=AccountAdmin(store, ledger),
@@ -54,7 +54,7 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         services=frozenset(registry.services),
         welcome_credits=settings.welcome_credits,
     )
-    blobs = S3Blobs(client("s3"), settings.staging_bucket) if settings.staging_bucket else None
+    blobs = S3Blobs(None, settings.staging_bucket) if settings.staging_bucket else None
     task_store = DynamoTaskStore(ddb, settings.tasks_table, blobs) if settings.tasks_table else None
     return Dependencies(
         registry=registry,

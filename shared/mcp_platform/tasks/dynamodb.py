@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from mcp_platform import aws
 from mcp_platform.tasks.model import TaskRecord, TaskStatus
 from mcp_platform.tasks.store import PayloadTooLargeError, decode_cursor, encode_cursor
 
@@ -34,12 +35,20 @@ class BlobStore(Protocol):
 
 
 class S3Blobs:
-    """Large task payloads in the staging bucket (its lifecycle rule deletes them within a day)."""
+    """Large task payloads in the staging bucket (its lifecycle rule deletes them within a day).
 
-    def __init__(self, client: Any, bucket: str, prefix: str = "tasks/") -> None:
-        self._s3 = client
+    `client` None means the container's shared S3 client, built on first use: few calls need the
+    bucket, and building an S3 client costs a cold start about 35 ms.
+    """
+
+    def __init__(self, client: Any | None, bucket: str, prefix: str = "tasks/") -> None:
+        self._client = client
         self._bucket = bucket
         self._prefix = prefix
+
+    @property
+    def _s3(self) -> Any:
+        return self._client if self._client is not None else aws.client("s3")
 
     def put(self, key: str, data: bytes) -> None:
         self._s3.put_object(Bucket=self._bucket, Key=self._prefix + key, Body=data, ContentType="application/json")

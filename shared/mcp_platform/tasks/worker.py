@@ -38,7 +38,7 @@ def task_store(settings: FunctionSettings) -> TaskStore:
 
 @cache
 def _store(table: str, bucket: str) -> TaskStore:
-    blobs = S3Blobs(aws.client("s3"), bucket) if bucket else None
+    blobs = S3Blobs(None, bucket) if bucket else None
     return DynamoTaskStore(aws.client("dynamodb"), table, blobs)
 
 
