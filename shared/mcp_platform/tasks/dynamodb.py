@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
-from mcp_platform import aws
 from mcp_platform.tasks.model import TaskRecord, TaskStatus
 from mcp_platform.tasks.store import PayloadTooLargeError, decode_cursor, encode_cursor
 
@@ -48,6 +47,8 @@ class S3Blobs:
 
     @property
     def _s3(self) -> Any:
+        from mcp_platform import aws  # imported with its first use, as the client is built then
+
         return self._client if self._client is not None else aws.client("s3")
 
     def put(self, key: str, data: bytes) -> None:

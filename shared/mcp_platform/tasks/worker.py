@@ -14,7 +14,6 @@ import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform import aws
 from mcp_platform.observability import logger
 from mcp_platform.settings import FunctionSettings, SettingsError, TaskSettings
 from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
@@ -38,6 +37,8 @@ def task_store(settings: FunctionSettings) -> TaskStore:
 
 @cache
 def _store(table: str, bucket: str) -> TaskStore:
+    from mcp_platform import aws  # botocore: ~60 ms of a cold start that most services never spend on tasks
+
     blobs = S3Blobs(None, bucket) if bucket else None
     return DynamoTaskStore(aws.client("dynamodb"), table, blobs)
 
