@@ -31,6 +31,7 @@ import anyio
 import httpx
 from mcp import Client
 from reference import reference_path
+from stats import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
@@ -100,11 +101,6 @@ async def drive(url: str, arguments: list[dict[str, str]], in_flight: int) -> tu
     return latencies, failures, time.perf_counter() - started
 
 
-def _ms(values: list[float], q: float) -> float:
-    ranked = sorted(values)
-    return 1000 * ranked[min(len(ranked) - 1, int(q * len(ranked)))]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--calls", type=int, default=2000)
@@ -118,7 +114,7 @@ def main() -> None:
         server.wait(timeout=15)
     tenth = max(1, len(latencies) // 10)
     print(f"{args.calls} billed promptguard_check calls through make dev, {args.in_flight} in flight")
-    p50, p99 = _ms(latencies, 0.5), _ms(latencies, 0.99)
+    p50, p99 = 1000 * percentile(latencies, 0.5), 1000 * percentile(latencies, 0.99)
     print(
         f"  {args.calls / wall:.1f} calls/s (target >= 150 at 8 in flight; {wall:.0f} s); "
         f"latency p50 {p50:.0f} ms, p99 {p99:.0f} ms"

@@ -1,7 +1,7 @@
 """AWS clients built once per container, from one shared botocore session, with explicit timeouts.
 
 botocore rather than boto3: boto3 adds only the resource layer and S3 transfer
-helpers, which only the geo database download uses, and importing it pulls in
+helpers, which nothing here uses, and importing it pulls in
 s3transfer (~60 ms of cold start). One session means endpoint and partition
 data load once for all clients. Standard AWS env vars (region,
 AWS_ENDPOINT_URL_*) apply.
@@ -56,12 +56,3 @@ def configured_client(service: str, config: Config | None = None, **kwargs: Any)
     """
     merged = DEFAULT_CONFIG.merge(config) if config is not None else DEFAULT_CONFIG
     return session().create_client(service, config=merged, **kwargs)
-
-
-def transfer_client(service: str, config: Config | None = None) -> Any:
-    """A boto3 client on the shared session, for boto3's managed transfers (S3 `download_file`)."""
-    import boto3
-
-    merged = DEFAULT_CONFIG.merge(config) if config is not None else DEFAULT_CONFIG
-    transfer_session: Any = boto3.Session(botocore_session=session())  # any service name, not the stubs' literals
-    return transfer_session.client(service, config=merged)

@@ -41,12 +41,6 @@ def test_a_configured_client_keeps_the_default_timeouts_it_does_not_override() -
     assert local.meta.endpoint_url == "http://127.0.0.1:4566" and local.meta.config.read_timeout == 10
 
 
-def test_transfer_clients_share_the_session() -> None:
-    s3 = aws.transfer_client("s3", Config(read_timeout=60))
-    assert s3.meta.config.read_timeout == 60 and s3.meta.config.connect_timeout == 2
-    assert hasattr(s3, "download_file")  # boto3's managed transfer, what the geo download needs
-
-
 def _direct_client_calls(path: Path) -> list[int]:
     lines = []
     for node in ast.walk(ast.parse(path.read_text())):
