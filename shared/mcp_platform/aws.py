@@ -6,7 +6,7 @@ s3transfer (~60 ms of cold start). One session means endpoint and partition
 data load once for all clients. Standard AWS env vars (region,
 AWS_ENDPOINT_URL_*) apply.
 
-Every client gets `DEFAULT_CONFIG`'s timeouts unless its own config says
+Every client gets `default_config()`'s timeouts unless its own config says
 otherwise: botocore's defaults (60 s connect and read) would outlive any
 Lambda here, turning a stalled connection into a gateway timeout instead of an
 error result. This module is the only place clients are built.
@@ -15,25 +15,37 @@ error result. This module is the only place clients are built.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from botocore.config import Config
-from botocore.session import Session, get_session
+if TYPE_CHECKING:
+    from botocore.config import Config
+    from botocore.session import Session
 
-DEFAULT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"mode": "standard", "total_max_attempts": 3})
-"""Connect within 2 s, no read stalls longer than 10 s, at most 3 attempts (the standard retry mode)."""
+
+@cache
+def default_config() -> Config:
+    """Connect within 2 s, no read stalls longer than 10 s, at most 3 attempts (the standard retry mode).
+
+    botocore is imported here, with the first client, not when this module is: a function whose
+    clients are built on first use does not spend ~60 ms of its cold start on botocore.
+    """
+    from botocore.config import Config
+
+    return Config(connect_timeout=2, read_timeout=10, retries={"mode": "standard", "total_max_attempts": 3})
 
 
 @cache
 def session() -> Session:
     """The container's botocore session."""
+    from botocore.session import get_session
+
     return get_session()
 
 
 @cache
 def client(service: str) -> Any:
-    """The container's shared client for `service`, with `DEFAULT_CONFIG`."""
-    return session().create_client(service, config=DEFAULT_CONFIG)
+    """The container's shared client for `service`, with `default_config()`."""
+    return session().create_client(service, config=default_config())
 
 
 def renew() -> None:
@@ -51,8 +63,8 @@ def renew() -> None:
 def configured_client(service: str, config: Config | None = None, **kwargs: Any) -> Any:
     """A client with its own settings (timeouts, retries, addressing, endpoint), from the shared session.
 
-    `config` is merged over `DEFAULT_CONFIG`; `kwargs` go to `create_client` (`endpoint_url`,
+    `config` is merged over `default_config()`; `kwargs` go to `create_client` (`endpoint_url`,
     `region_name`, credentials). Not cached: keep it for the container where it is built.
     """
-    merged = DEFAULT_CONFIG.merge(config) if config is not None else DEFAULT_CONFIG
+    merged = default_config().merge(config) if config is not None else default_config()
     return session().create_client(service, config=merged, **kwargs)
