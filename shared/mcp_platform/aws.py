@@ -18,6 +18,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from botocore.config import Config
     from botocore.session import Session
 
@@ -36,10 +38,45 @@ def default_config() -> Config:
 
 @cache
 def session() -> Session:
-    """The container's botocore session."""
+    """The container's botocore session, whose loader checks one service name at a time (`_loader`)."""
     from botocore.session import get_session
 
-    return get_session()
+    shared = get_session()
+    default = shared.get_component("data_loader")  # its search paths honour AWS_DATA_PATH
+    shared.register_component("data_loader", _loader(list(default.search_paths)))
+    return shared
+
+
+def _loader(search_paths: list[str]) -> Any:
+    """botocore's data loader, minus the scan of every service's model directory before loading one.
+
+    Before loading a model, botocore checks the service name against `list_available_services`,
+    which lists all ~400 service directories and their versions (~850 directory listings, ~40 ms of a
+    cold start, twice: the model and its endpoint rules). Here the name alone is checked, by listing
+    that service's versions (which the load does next anyway); an unknown name still raises
+    `UnknownServiceError`, whose message lists every service as before.
+    """
+    from botocore.exceptions import DataNotFoundError
+    from botocore.loaders import Loader
+
+    class KnownServices:
+        def __init__(self, loader: Loader, type_name: str) -> None:
+            self._loader, self._type_name = loader, type_name
+
+        def __contains__(self, service: object) -> bool:
+            try:
+                return isinstance(service, str) and bool(self._loader.list_api_versions(service, self._type_name))
+            except DataNotFoundError:
+                return False
+
+        def __iter__(self) -> Iterator[str]:
+            return iter(Loader.list_available_services(self._loader, self._type_name))
+
+    class NameCheckingLoader(Loader):
+        def list_available_services(self, type_name: str) -> Any:
+            return KnownServices(self, type_name)
+
+    return NameCheckingLoader(extra_search_paths=search_paths, include_default_search_paths=False)
 
 
 @cache

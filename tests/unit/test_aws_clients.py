@@ -41,6 +41,22 @@ def test_a_configured_client_keeps_the_default_timeouts_it_does_not_override() -
     assert local.meta.endpoint_url == "http://127.0.0.1:4566" and local.meta.config.read_timeout == 10
 
 
+def test_a_client_is_built_without_listing_every_service_botocore_knows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """botocore checks a service name against a scan of its ~400 model directories (~40 ms of a cold start)."""
+    import os
+
+    from botocore.exceptions import UnknownServiceError
+
+    aws.session.cache_clear()
+    listed: list[str] = []
+    listdir = os.listdir
+    monkeypatch.setattr(os, "listdir", lambda path=".": listed.append(str(path)) or listdir(path))
+    assert aws.client("dynamodb").meta.service_model.service_name == "dynamodb"
+    assert len(listed) < 10, f"{len(listed)} directories listed"
+    with pytest.raises(UnknownServiceError, match="Unknown service: 'dynamodbb'"):
+        aws.configured_client("dynamodbb")
+
+
 def _direct_client_calls(path: Path) -> list[int]:
     lines = []
     for node in ast.walk(ast.parse(path.read_text())):
