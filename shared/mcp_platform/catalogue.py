@@ -8,8 +8,8 @@ a `Registry` of `CataloguedTool`s: per-tool entries it can filter and list as us
 contract module (its input model and price function) is imported on the tool's first call, and its
 validator is built on the first validation (`ToolInput` defers it).
 
-The artefact records a fingerprint of what it was generated from (the contracts package, the
-registry and schema code, pydantic's version). When that no longer matches (a contract edited without
+The artefact records a fingerprint of what it was generated from (the contracts package, this
+module, the registry and schema code, pydantic's version). When that no longer matches (a contract edited without
 regenerating), `load_catalogue` logs a warning and falls back to `load_registry()`, so a stale file is
 slower, never wrong; `tests/unit/test_catalogue.py` fails until it is regenerated.
 """
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 ARTEFACT = Path(__file__).with_name("catalogue.json")
 _PACKAGE = Path(__file__).parent
-_SOURCES = ("registry.py", "schema.py")
+_SOURCES = ("catalogue.py", "registry.py", "schema.py")
 _log = logging.getLogger(__name__)
 
 
@@ -90,7 +90,9 @@ class CataloguedTool(ToolSpec):
 
     The listing fields and both schemas come from the artefact; `input_model` and `price` (the part
     a call needs) come from the contract module, imported the first time a call validates or prices
-    this tool. Everything else behaves as the `ToolSpec` the registry would have loaded.
+    this tool. Everything else behaves as the `ToolSpec` the registry would have loaded, except
+    `dataclasses.replace`, which would rebuild it from fields it does not hold: filter catalogued
+    tools, do not copy them.
     """
 
     def __init__(self, entry: dict[str, Any]) -> None:  # the dataclass checks ran when the artefact was made
