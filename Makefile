@@ -85,9 +85,16 @@ $(CHROMIUM):
 
 chromium: $(CHROMIUM)
 
+# The router's tool catalogue (docs/performance.md): committed, regenerated here when a contract changed so
+# `make dev` and `sam build` never ship a stale one (a stale one still works: the router imports every contract).
+CATALOGUE := shared/mcp_platform/catalogue.json
+$(CATALOGUE): $(VENV)/.installed scripts/gen_catalogue.py $(wildcard shared/mcp_platform/contracts/*) \
+		$(addprefix shared/mcp_platform/,catalogue.py registry.py schema.py)
+	$(PY) scripts/gen_catalogue.py
+
 # A missing geo database is built by make dev itself after it starts serving (localdev/first_run.py);
 # one that exists is kept current here.
-dev: $(VENV)/.installed $(wildcard $(GEO_DB)) $(HERBAL_DB) $(CHROMIUM)
+dev: $(VENV)/.installed $(CATALOGUE) $(wildcard $(GEO_DB)) $(HERBAL_DB) $(CHROMIUM)
 	$(PY) -m localdev
 
 test: $(VENV)/.installed $(CONFORMANCE) $(GEO_DB) $(HERBAL_TEST_DB) $(CHROMIUM)
@@ -102,13 +109,13 @@ $(SAM_VENV)/.installed:
 # `sam local start-api` → router container → `sam local start-lambda` → service containers, on a
 # Docker engine from Debian with a locally built stand-in of the python3.13 base image (docs/self-hosting.md, "sam local").
 # Same PORT / DEV_API_KEY / DEV_CREDITS / LOCAL_AWS_PORT as `make dev`; LAMBDA_PORT (3001) for start-lambda.
-sam-local: $(VENV)/.installed $(SAM_VENV)/.installed
+sam-local: $(VENV)/.installed $(SAM_VENV)/.installed $(CATALOGUE)
 	scripts/sam_local/engine.sh
 	$(SAM_VENV)/bin/sam build --cached --parallel
 	image=$$(scripts/sam_local/invoke_image.sh) && SAM=$(SAM_VENV)/bin/sam INVOKE_IMAGE=$$image $(PY) -m localdev.sam_local
 
 # The same path driven by the official mcp client (CI runs it; `make test` leaves it out for speed).
-test-sam-local: $(VENV)/.installed $(SAM_VENV)/.installed
+test-sam-local: $(VENV)/.installed $(SAM_VENV)/.installed $(CATALOGUE)
 	scripts/sam_local/engine.sh
 	$(SAM_VENV)/bin/sam build --cached --parallel
 	image=$$(scripts/sam_local/invoke_image.sh) && SAM=$(SAM_VENV)/bin/sam INVOKE_IMAGE=$$image $(PY) -m pytest -m sam_local $(PYTEST_ARGS)
@@ -128,7 +135,7 @@ inspector: $(CONFORMANCE) $(INSPECTOR)
 lint: $(SAM_VENV)/.installed
 	$(SAM_VENV)/bin/sam validate --lint
 
-build: $(SAM_VENV)/.installed
+build: $(SAM_VENV)/.installed $(CATALOGUE)
 	$(SAM_VENV)/bin/sam build --parallel
 
 # wrk drives bench/router.py's load (Debian's package).

@@ -43,6 +43,7 @@ for key, value in {
 os.environ.pop("AWS_ENDPOINT_URL", None)
 
 from service_env import use_service_environment
+from stats import percentile
 
 use_service_environment(*SERVICES)
 
@@ -61,11 +62,6 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("plant", "plant_get", {"key": 5231190}),  # three cached GBIF answers
     ("plant", "plant_distribution", {"key": 2704179}),  # GBIF usage, POWO search and POWO taxon
 ]
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def main() -> None:

@@ -36,6 +36,7 @@ os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
 
 from reference import reference_path
 from service_env import use_service_environment
+from stats import percentile
 
 use_service_environment("herbal")
 
@@ -98,11 +99,6 @@ def cases(db: Any, rng: random.Random) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def _p99(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-
-
 def _call(app: Any, tool: str, arguments: dict[str, Any], request_id: str) -> float:
     t0 = time.perf_counter()
     app.handle({"tool": tool, "arguments": arguments, "account_id": "b", "request_id": request_id})
@@ -138,7 +134,7 @@ def bench(db_path: Path, calls: int, rng: random.Random) -> float:
             timings.append((time.perf_counter() - t0) * 1000)
             cpu.append((time.thread_time() - c0) * 1000)
             errors += reply.is_error
-        p99, cpu_p99 = _p99(timings), _p99(cpu)
+        p99, cpu_p99 = percentile(timings, 0.99), percentile(cpu, 0.99)
         worst = max(worst, cpu_p99)
         print(f"{tool:<22} {statistics.median(timings):8.2f} {p99:8.2f} {max(timings):8.2f} {cpu_p99:8.2f}"
               f" {cold:8.2f}  {errors}")  # fmt: skip

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from service_env import use_promptguard_offline
+from stats import percentile
 
 use_promptguard_offline()
 
@@ -77,11 +78,6 @@ def recall_at_fpr(scores: list[float], labels: list[int], fpr: float = 0.05) -> 
         return None
     threshold = benign[min(math.floor(fpr * len(benign)), len(benign) - 1)]
     return sum(s > threshold for s in injected) / len(injected)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
 
 
 def main() -> None:

@@ -1,12 +1,12 @@
 """AWS clients built once per container, from one shared botocore session, with explicit timeouts.
 
 botocore rather than boto3: boto3 adds only the resource layer and S3 transfer
-helpers, which only the geo database download uses, and importing it pulls in
+helpers, which nothing here uses, and importing it pulls in
 s3transfer (~60 ms of cold start). One session means endpoint and partition
 data load once for all clients. Standard AWS env vars (region,
 AWS_ENDPOINT_URL_*) apply.
 
-Every client gets `DEFAULT_CONFIG`'s timeouts unless its own config says
+Every client gets `default_config()`'s timeouts unless its own config says
 otherwise: botocore's defaults (60 s connect and read) would outlive any
 Lambda here, turning a stalled connection into a gateway timeout instead of an
 error result. This module is the only place clients are built.
@@ -15,31 +15,84 @@ error result. This module is the only place clients are built.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from botocore.config import Config
-from botocore.session import Session, get_session
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
-DEFAULT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"mode": "standard", "total_max_attempts": 3})
-"""Connect within 2 s, no read stalls longer than 10 s, at most 3 attempts (the standard retry mode)."""
+    from botocore.config import Config
+    from botocore.session import Session
 
-ONE_ATTEMPT = Config(retries={"mode": "standard", "total_max_attempts": 1})
-"""Merged into a client's config for a write that is not safe to repeat (a Lambda Invoke, an SES send, a counter's
-`ADD`). Spelled with `total_max_attempts`: botocore's legacy `max_attempts` counts *retries*, so
-`{"max_attempts": 1}` means two attempts, and a `retries` dict replaces `DEFAULT_CONFIG`'s whole."""
+
+@cache
+def default_config() -> Config:
+    """Connect within 2 s, no read stalls longer than 10 s, at most 3 attempts (the standard retry mode).
+
+    botocore is imported here, with the first client, not when this module is: a function whose
+    clients are built on first use does not spend ~60 ms of its cold start on botocore.
+    """
+    from botocore.config import Config
+
+    return Config(connect_timeout=2, read_timeout=10, retries={"mode": "standard", "total_max_attempts": 3})
+
+
+@cache
+def one_attempt() -> Config:
+    """Merged into a client's config for a write that is not safe to repeat (a Lambda Invoke, an SES send, a
+    counter's `ADD`). Spelled with `total_max_attempts`: botocore's legacy `max_attempts` counts *retries*, so
+    `{"max_attempts": 1}` means two attempts, and a `retries` dict replaces `default_config()`'s whole."""
+    from botocore.config import Config
+
+    return Config(retries={"mode": "standard", "total_max_attempts": 1})
 
 
 @cache
 def session() -> Session:
-    """The container's botocore session."""
-    return get_session()
+    """The container's botocore session, whose loader checks one service name at a time (`_loader`)."""
+    from botocore.session import get_session
+
+    shared = get_session()
+    default = shared.get_component("data_loader")  # its search paths honour AWS_DATA_PATH
+    shared.register_component("data_loader", _loader(list(default.search_paths)))
+    return shared
+
+
+def _loader(search_paths: list[str]) -> Any:
+    """botocore's data loader, minus the scan of every service's model directory before loading one.
+
+    Before loading a model, botocore checks the service name against `list_available_services`,
+    which lists all ~400 service directories and their versions (~850 directory listings, ~40 ms of a
+    cold start, twice: the model and its endpoint rules). Here the name alone is checked, by listing
+    that service's versions (which the load does next anyway); an unknown name still raises
+    `UnknownServiceError`, whose message lists every service as before.
+    """
+    from botocore.exceptions import DataNotFoundError
+    from botocore.loaders import Loader
+
+    class KnownServices:
+        def __init__(self, loader: Loader, type_name: str) -> None:
+            self._loader, self._type_name = loader, type_name
+
+        def __contains__(self, service: object) -> bool:
+            try:
+                return isinstance(service, str) and bool(self._loader.list_api_versions(service, self._type_name))
+            except DataNotFoundError:
+                return False
+
+        def __iter__(self) -> Iterator[str]:
+            return iter(Loader.list_available_services(self._loader, self._type_name))
+
+    class NameCheckingLoader(Loader):
+        def list_available_services(self, type_name: str) -> Any:
+            return KnownServices(self, type_name)
+
+    return NameCheckingLoader(extra_search_paths=search_paths, include_default_search_paths=False)
 
 
 @cache
 def client(service: str, *, once: bool = False) -> Any:
-    """The container's shared client for `service`, with `DEFAULT_CONFIG`; `once`: each request sent once only."""
-    config = DEFAULT_CONFIG.merge(ONE_ATTEMPT) if once else DEFAULT_CONFIG
-    return session().create_client(service, config=config)
+    """The container's shared client for `service`, with `default_config()`; `once`: each request sent once only."""
+    return session().create_client(service, config=default_config().merge(one_attempt()) if once else default_config())
 
 
 def renew() -> None:
@@ -57,17 +110,8 @@ def renew() -> None:
 def configured_client(service: str, config: Config | None = None, **kwargs: Any) -> Any:
     """A client with its own settings (timeouts, retries, addressing, endpoint), from the shared session.
 
-    `config` is merged over `DEFAULT_CONFIG`; `kwargs` go to `create_client` (`endpoint_url`,
+    `config` is merged over `default_config()`; `kwargs` go to `create_client` (`endpoint_url`,
     `region_name`, credentials). Not cached: keep it for the container where it is built.
     """
-    merged = DEFAULT_CONFIG.merge(config) if config is not None else DEFAULT_CONFIG
+    merged = default_config().merge(config) if config is not None else default_config()
     return session().create_client(service, config=merged, **kwargs)
-
-
-def transfer_client(service: str, config: Config | None = None) -> Any:
-    """A boto3 client on the shared session, for boto3's managed transfers (S3 `download_file`)."""
-    import boto3
-
-    merged = DEFAULT_CONFIG.merge(config) if config is not None else DEFAULT_CONFIG
-    transfer_session: Any = boto3.Session(botocore_session=session())  # any service name, not the stubs' literals
-    return transfer_session.client(service, config=merged)

@@ -86,12 +86,6 @@ ERRORS: dict[str, ErrorSpec] = {
 }
 
 
-def is_retryable(code: str) -> bool:
-    """Whether the registry says a retry of the same call can help (unknown codes: no)."""
-    spec = ERRORS.get(code)
-    return spec.retryable if spec else False
-
-
 class ToolError(Exception):
     """Raised by tool logic; becomes the handler error object in the result.
 

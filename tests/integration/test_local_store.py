@@ -114,3 +114,44 @@ def test_the_dev_account_alone_has_the_local_rate_limit(monkeypatch: pytest.Monk
     assert store.get_account(DEV_ACCOUNT).rate_limit_per_minute == DEV_RATE_LIMIT_PER_MINUTE  # type: ignore[union-attr]
     assert store.get_account(other.account_id).rate_limit_per_minute is None  # type: ignore[union-attr]
     assert LocalPlatform.from_env({"DEV_RATE_LIMIT_PER_MINUTE": "42"}).dev_rate_limit == 42
+
+
+def test_dynamodb_in_process_answers_from_the_store_the_endpoint_serves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`make dev`'s own DynamoDB requests skip the socket; other processes see the same tables over HTTP."""
+    import socket
+
+    import botocore.session
+    from botocore.httpsession import URLLib3Session
+    from moto.server import ThreadedMotoServer
+
+    from localdev.store import dynamodb_in_process
+    from mcp_platform.aws import configured_client
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        endpoint = f"http://127.0.0.1:{port}"
+        dynamodb_in_process(endpoint)
+        local = configured_client("dynamodb", endpoint_url=endpoint, region_name="us-east-1")
+        with monkeypatch.context() as no_network:
+            no_network.setattr(URLLib3Session, "send", lambda *_: pytest.fail("a request went over HTTP"))
+            local.create_table(
+                TableName="InProcess",
+                BillingMode="PAY_PER_REQUEST",
+                AttributeDefinitions=[{"AttributeName": "k", "AttributeType": "S"}],
+                KeySchema=[{"AttributeName": "k", "KeyType": "HASH"}],
+            )
+            local.put_item(TableName="InProcess", Item={"k": {"S": "a"}, "n": {"N": "1"}})
+            with pytest.raises(local.exceptions.ConditionalCheckFailedException):
+                local.put_item(
+                    TableName="InProcess", Item={"k": {"S": "a"}}, ConditionExpression="attribute_not_exists(k)"
+                )
+        remote = botocore.session.get_session().create_client(
+            "dynamodb", endpoint_url=endpoint, region_name="us-east-1"
+        )
+        assert remote.get_item(TableName="InProcess", Key={"k": {"S": "a"}})["Item"]["n"] == {"N": "1"}
+    finally:
+        server.stop()

@@ -35,16 +35,26 @@ def test_shared_clients_have_explicit_timeouts_and_bounded_retries() -> None:
 
 
 def test_a_configured_client_keeps_the_default_timeouts_it_does_not_override() -> None:
-    lam = aws.configured_client("lambda", Config(read_timeout=26).merge(aws.ONE_ATTEMPT))
+    lam = aws.configured_client("lambda", Config(read_timeout=26).merge(aws.one_attempt()))
     assert (lam.meta.config.connect_timeout, lam.meta.config.read_timeout) == (2, 26)
     local = aws.configured_client("dynamodb", endpoint_url="http://127.0.0.1:4566", region_name="us-east-1")
     assert local.meta.endpoint_url == "http://127.0.0.1:4566" and local.meta.config.read_timeout == 10
 
 
-def test_transfer_clients_share_the_session() -> None:
-    s3 = aws.transfer_client("s3", Config(read_timeout=60))
-    assert s3.meta.config.read_timeout == 60 and s3.meta.config.connect_timeout == 2
-    assert hasattr(s3, "download_file")  # boto3's managed transfer, what the geo download needs
+def test_a_client_is_built_without_listing_every_service_botocore_knows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """botocore checks a service name against a scan of its ~400 model directories (~40 ms of a cold start)."""
+    import os
+
+    from botocore.exceptions import UnknownServiceError
+
+    aws.session.cache_clear()
+    listed: list[str] = []
+    listdir = os.listdir
+    monkeypatch.setattr(os, "listdir", lambda path=".": listed.append(str(path)) or listdir(path))
+    assert aws.client("dynamodb").meta.service_model.service_name == "dynamodb"
+    assert len(listed) < 10, f"{len(listed)} directories listed"
+    with pytest.raises(UnknownServiceError, match="Unknown service: 'dynamodbb'"):
+        aws.configured_client("dynamodbb")
 
 
 def _direct_client_calls(path: Path) -> list[int]:

@@ -1,6 +1,7 @@
 """SnapStart runtime hooks of the router, run as the Lambda runtime runs them, in a fresh process.
 
-Before the snapshot: the first requests' work is done (tool schemas, public documents) and no
+Before the snapshot: the first calls' work is done (each tool's contract and validator, which a cold
+start without SnapStart builds on the tool's first call; public documents) and no
 connection is opened. After a restore: randomness, request ids, the AWS session and clients and the
 gateway are new, so no two environments restored from one snapshot share them, and requests work.
 """
@@ -19,16 +20,17 @@ PROBE = r"""
 import json, random
 import snapshot_restore_py as hooks
 from mcp_platform import aws, ids
-from mcp_platform.registry import load_registry
 import mcp_router.lambda_entry as entry
 
-specs = list(load_registry())
-facts = {"schemas_before": sum("input_schema" in s.__dict__ for s in specs)}
+specs = list(entry._deps.registry)
+def validators():
+    return sum("_contract" in s.__dict__ and s.input_model.__pydantic_complete__ for s in specs)
+facts = {"validators_before": validators()}
 gateway, loader = entry.app.gateway, aws.session().get_component("data_loader")
 ddb, session, prefix = aws.client("dynamodb"), aws.session(), ids.request_id()[:12]
 for func, args, kwargs in reversed(hooks.get_before_snapshot()):
     func(*args, **kwargs)
-facts["schemas_after_prime"] = sum("input_schema" in s.__dict__ for s in specs)
+facts["validators_after_prime"] = validators()
 facts["tools"] = len(specs)
 facts["pools_after_prime"] = len(ddb._endpoint.http_session._manager.pools)
 random.seed(1234)  # the state every environment restored from this snapshot would share
@@ -65,7 +67,7 @@ def test_snapstart_hooks_prime_before_and_renew_after() -> None:
     run = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     facts = json.loads(run.stdout.strip().splitlines()[-1])
-    assert facts["schemas_after_prime"] == facts["tools"] > facts["schemas_before"]
+    assert facts["validators_after_prime"] == facts["tools"] > facts["validators_before"] == 0
     assert facts["pools_after_prime"] == 0
     assert facts["health_after_restore"] == 200
     renewed = ("random_reseeded", "new_prefix", "new_session", "models_kept", "new_client", "new_gateway")

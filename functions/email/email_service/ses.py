@@ -10,10 +10,10 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from email_service.counters import SendCounters
 from email_service.settings import settings
-from mcp_platform.aws import ONE_ATTEMPT, client, configured_client
+from mcp_platform.aws import client, configured_client, one_attempt
 from mcp_platform.errors import ErrorCode, ToolError
 
-SES_CONFIG = Config(connect_timeout=3, read_timeout=8).merge(ONE_ATTEMPT)
+SES_CONFIG = Config(connect_timeout=3, read_timeout=8).merge(one_attempt())
 """One attempt: SendEmail has no idempotency token, so a retry whose first answer was lost is a second email.
 The client's reads (suppression list, account) fail as `upstream_unavailable` (refunded) instead of retrying."""
 AWS_ERRORS = (BotoCoreError, ClientError, NotImplementedError)

@@ -17,7 +17,7 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 from pydantic import ValidationError
 
-from mcp_platform.aws import ONE_ATTEMPT, configured_client
+from mcp_platform.aws import configured_client, one_attempt
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, error_object
 from mcp_platform.observability import logger
@@ -51,7 +51,7 @@ def invoke_client(read_timeout: int) -> Any:
     a task's event twice). Each call's read timeout is what the router has left (ToolCaller derives it from its
     deadline), at most the service's own + 1 s, so a timed-out Invoke leaves no time for a second one anyway.
     """
-    return configured_client("lambda", Config(read_timeout=read_timeout, connect_timeout=2).merge(ONE_ATTEMPT))
+    return configured_client("lambda", Config(read_timeout=read_timeout, connect_timeout=2).merge(one_attempt()))
 
 
 def failed(service: str, message: str, code: str = ErrorCode.UPSTREAM_UNAVAILABLE, **extra: Any) -> ServiceReply:

@@ -42,11 +42,12 @@ def install(app: GatewayApp, registry: Registry, rebuild: Callable[[], Gateway])
 def prime(app: GatewayApp, registry: Registry) -> None:
     """Before the snapshot: what the first requests would compute, without touching the network.
 
-    Every tool's published schemas (tools/list) and the public documents; the gateway's
-    own paths are exercised through `handle`, as a request would.
+    Every tool's contract and argument validator (without SnapStart each is built on the tool's
+    first call; the catalogue already holds the published schemas) and the public documents; the
+    gateway's own paths are exercised through `handle`, as a request would.
     """
     for spec in registry:
-        spec.to_wire()
+        spec.input_model.model_rebuild()
     for path in _OFFLINE_PATHS:
         app.gateway.handle(HttpRequest("GET", path, {}, b""))
 

@@ -11,9 +11,9 @@ from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.usage import DynamoLedgerHistory
+from mcp_platform.catalogue import load_catalogue
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
-from mcp_platform.registry import load_registry
 from mcp_platform.tasks.dynamodb import build_task_store
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.gateway import Dependencies
@@ -36,7 +36,7 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
     if invoker is None:
         default = invoke_client(math.floor(settings.service_timeout_seconds) + 1)
         invoker = LambdaInvoker.from_env(default, env, invoke_client)
-    registry = load_registry()
+    registry = load_catalogue()
     ledger = DynamoLedger(
         ddb, settings.accounts_table, settings.ledger_table, settings.calls_table, settings.calls_open_shards
     )

@@ -28,7 +28,7 @@ class BedrockClient:
     botocore takes no per-request timeout, so a call's `timeout` picks a runtime client whose
     read timeout is that many whole seconds (at least 1) and which does not retry; the last
     `TIMED_CLIENTS` of them are kept. A call without a timeout uses the platform's default client
-    (`mcp_platform.aws.DEFAULT_CONFIG`).
+    (`mcp_platform.aws.default_config()`).
     """
 
     def __init__(self, *, model_id: str, boto3_client: Any = None, endpoint_url: str | None = None) -> None:

@@ -36,12 +36,22 @@ class BlobStore(Protocol):
 
 
 class S3Blobs:
-    """Large task payloads in the staging bucket (its lifecycle rule deletes them within a day)."""
+    """Large task payloads in the staging bucket (its lifecycle rule deletes them within a day).
 
-    def __init__(self, client: Any, bucket: str, prefix: str = "tasks/") -> None:
-        self._s3 = client
+    `client` None means the container's shared S3 client, built on first use: few calls need the
+    bucket, and building an S3 client costs a cold start about 35 ms.
+    """
+
+    def __init__(self, client: Any | None, bucket: str, prefix: str = "tasks/") -> None:
+        self._client = client
         self._bucket = bucket
         self._prefix = prefix
+
+    @property
+    def _s3(self) -> Any:
+        from mcp_platform import aws  # imported with its first use, as the client is built then
+
+        return self._client if self._client is not None else aws.client("s3")
 
     def put(self, key: str, data: bytes) -> None:
         self._s3.put_object(Bucket=self._bucket, Key=self._prefix + key, Body=data, ContentType="application/json")
@@ -58,7 +68,7 @@ def build_task_store(table: str, bucket: str, ddb: Any = None, s3: Any = None) -
     without it finds them missing, and would fail and refund tasks that did reply. Clients default to the
     container's shared ones.
     """
-    blobs = S3Blobs(s3 or aws.client("s3"), bucket) if bucket else None
+    blobs = S3Blobs(s3, bucket) if bucket else None  # None: the shared S3 client, built on first use
     return DynamoTaskStore(ddb or aws.client("dynamodb"), table, blobs)
 
 
