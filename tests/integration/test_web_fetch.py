@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from mcp_platform.errors import ToolError, is_retryable
+from mcp_platform.errors import ERRORS, ToolError
 from mcp_platform.web import ALLOW_LOOPBACK_ENV, FetchLimits, WebErrorCode, download, fetch_page, user_agent
 from mcp_platform.web.robots import RobotsRules
 from mcp_platform.web.transport import guarded_client
@@ -185,7 +185,7 @@ def test_robots_5xx_is_unreachable_retryable_and_not_cached(site: LocalSite) -> 
     rules = RobotsRules(client=guarded_client())
     with pytest.raises(ToolError) as info:
         rules(site.url("/page"))
-    assert _code(info) == WebErrorCode.ROBOTS_UNREACHABLE and is_retryable(_code(info))
+    assert _code(info) == WebErrorCode.ROBOTS_UNREACHABLE and ERRORS[_code(info)].retryable
     assert "robots.txt unreachable" in info.value.message and "HTTP 503" in info.value.message
     site.routes["/robots.txt"] = Reply(404, b"")
     rules(site.url("/page"))  # the site is back: asked again, not the cached failure
@@ -204,7 +204,7 @@ def test_robots_behind_a_dns_failure_says_so_and_is_asked_again(monkeypatch: pyt
     for _ in range(2):
         with pytest.raises(ToolError) as info:
             rules("https://example.org/")
-        assert _code(info) == WebErrorCode.ROBOTS_UNREACHABLE and is_retryable(_code(info))
+        assert _code(info) == WebErrorCode.ROBOTS_UNREACHABLE and ERRORS[_code(info)].retryable
         assert info.value.message.startswith("robots.txt unreachable: https://example.org/robots.txt")
         assert "does not allow" not in info.value.message
     assert lookups == ["example.org", "example.org"]  # the network failure was not cached

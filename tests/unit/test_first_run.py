@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_platform.errors import ToolError, is_retryable
+from mcp_platform.errors import ERRORS, ToolError
 from mcp_platform.readonly_db import DbConfig, Source, building_marker, fetch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ def test_a_database_being_built_is_a_retryable_error_that_says_so(tmp_path: Path
     building_marker(db).touch()
     with pytest.raises(ToolError) as info:
         fetch(config, Source(db))
-    assert is_retryable(info.value.code) and "being built" in info.value.message
+    assert ERRORS[info.value.code].retryable and "being built" in info.value.message
 
 
 def test_make_dev_builds_a_missing_geo_database_in_the_background(
