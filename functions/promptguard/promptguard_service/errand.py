@@ -66,11 +66,6 @@ PATTERN = (
     rf"{_CLAUSE}(?={IN_SENTENCE}{{0,{REACH}}}?{DESTINATION})(?={IN_SENTENCE}{{0,{REACH}}}?{PRIVATE})"
     rf"{IN_SENTENCE}{{0,{REACH}}}|{_TRACKS}"
 )
-GATE = (
-    "send", "mail", "forward", "transfer", "wire", "pay", "post", "upload", "share", "leak", "publish", "export",
-    "copy", "move", "deposit", "withdraw", "concatenate", "get", "collect", "gather", "retrieve", "delete",
-    " of the user", " of my account",
-)  # fmt: skip
 _CLAUSE_RX, _TRACKS_RX, _END_RX = re.compile(_CLAUSE), re.compile(_TRACKS), re.compile(_SENTENCE_END)
 _DESTINATION_RX, _PRIVATE_RX = re.compile(DESTINATION), re.compile(PRIVATE)
 
