@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--ratio", type=float, default=6.0, help="growth (x4 length) reported as superlinear")
     args = parser.parse_args()
     long = 4 * args.short
-    gates = sorted({word for rule in RULES for word in rule.gate})
+    gates = sorted({word for rule in RULES for word in rule.words()})
     units = [word + separator for word in gates for separator in SEPARATORS] + list(EXTRA_UNITS)
     found: list[tuple[float, float, str, str]] = []
     for unit in units:  # the rules alone: fast enough to try every unit

@@ -13,8 +13,9 @@
    decoded view, the document line-anomaly term, strong rules). Both sets of held-out scores, pooled,
    give the per-context calibration and the flag/block thresholds; `calibration.json` records the
    figures of each.
-3. Both models (`model.Models`: one for user prompts, one for documents, fitted with the settings of
-   `FITS`) are refitted on everything and written to `promptguard_service/model.npz`.
+3. Both models (`model.Models`: `prompt_model.PromptModel` for user prompts, fitted by `fit_prompt`;
+   `model.Model` for documents, fitted with `DOCUMENT_FIT`) are refitted on everything and written to
+   `promptguard_service/model.npz`.
 
 Every fit also trains on the team's benign prompts in `scripts/promptguard_benign_prompts.txt`
 (role prompts, formatting orders: what the benchmark's benign rows lack), and the document model on
@@ -23,8 +24,11 @@ benchmark does not have) and chunks of half of the installed packages' READMEs a
 rows (`readme_rows`: the benchmark's clean passages are encyclopaedia text and tables only). They are
 never held out and never scored, so every figure is the benchmark's.
 
-Logistic regression is fitted with full-batch Adam in numpy; no other dependency. While tuning,
-`--cache` keeps the windows, `--oof-out` saves the held-out logits and `--oof-in` recalibrates from them.
+The document model is fitted with full-batch Adam in numpy; the prompt model with scikit-learn (a
+development dependency: the function reads its weights with numpy alone). While tuning, `--cache` keeps
+the windows, `--oof-out` saves the held-out logits and `--oof-in` recalibrates from them; `--prompts-only`
+cross-validates the prompt model alone (seconds, not the 40 minutes of the documents' folds) and replaces
+the user_prompt part of `calibration.json`.
 """
 
 from __future__ import annotations
@@ -52,11 +56,12 @@ from promptguard_documents import package_documents, trains_model
 from reference import reference_path
 
 from promptguard_service import calibration as calib
-from promptguard_service import rules
+from promptguard_service import prompt_model, rules
 from promptguard_service.engine import final_score, scan
 from promptguard_service.features import DIM
-from promptguard_service.model import KINDS, WEIGHTS_PATH, Model, Models, kind_of
+from promptguard_service.model import KINDS, WEIGHTS_PATH, Model, Models, kind_of, load_models
 from promptguard_service.normalize import normalize, views
+from promptguard_service.prompt_model import PromptModel
 from promptguard_service.structure import DENSE_NAMES
 from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
 
@@ -220,12 +225,44 @@ class Fit:
     """Ridge penalty on the weights."""
 
 
-FITS = {"prompt": Fit(iterations=200, l2=5e-6), "document": Fit(iterations=60, l2=2e-5)}
-"""How closely each model fits, chosen on held-out figures (both models fitted on every window).
-The closer fit, for user prompts: random folds user_prompt recall@5%FPR 0.883 -> 0.914, over-defence
-0.952 -> 0.961; leave-one-source-out user_prompt 0.563 -> 0.552, over-defence 0.929 -> 0.917. The
-same fit for documents would cost rag_chunk 0.889 -> 0.836 on attack sources never seen, so
-documents keep the looser one."""
+DOCUMENT_FIT = Fit(iterations=60, l2=2e-5)
+"""How closely the document model fits, chosen on held-out figures: a closer fit (200 steps, l2 5e-6) costs
+rag_chunk recall at 5 % FPR 0.889 -> 0.836 on attack sources never seen. On documents the character
+model of `fit_prompt` is far worse (hidden half 0.40 / 0.16 against 0.85 / 0.87), so they keep this one."""
+PROMPT_C = 4.0
+"""The prompt model's inverse regularisation, chosen on both validations (user_prompt recall at 5 % FPR,
+model alone, random folds / leave-one-source-out): C 1 0.919 / 0.114, C 4 0.942 / 0.160; sublinear term
+frequencies at C 4 0.948 / 0.153 (with the strong rules 0.959 / 0.574, the better on known sources)."""
+
+
+def _prompt_matrix(rows: list[dict[str, Any]]) -> Any:
+    """Term counts of each row's normalised text over the prompt model's buckets (a sparse matrix)."""
+    from scipy import sparse
+
+    counts, buckets, pointers = [], [], [0]
+    for row in rows:
+        index, count = np.unique(prompt_model.char_wb_buckets(normalize(row["text"]).text), return_counts=True)
+        buckets.append(index)
+        counts.append(count)
+        pointers.append(pointers[-1] + len(index))
+    shape = (len(rows), prompt_model.DIM)
+    return sparse.csr_matrix((np.concatenate(counts).astype(float), np.concatenate(buckets), pointers), shape=shape)
+
+
+def fit_prompt(rows: list[dict[str, Any]]) -> PromptModel:
+    """TF-IDF (sublinear term frequencies) and logistic regression over the user prompts of `rows`."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.linear_model import LogisticRegression
+
+    prompts = [row for row in rows if row["context"] == "user_prompt"]
+    counts = _prompt_matrix(prompts)
+    tfidf = TfidfTransformer(sublinear_tf=True).fit(counts)
+    labels = np.array([row["label"] == "injection" for row in prompts], dtype=int)
+    regression = LogisticRegression(C=PROMPT_C, max_iter=3000).fit(tfidf.transform(counts), labels)
+    print(f"    fitted the prompt model on {len(prompts)} prompts", flush=True)
+    return PromptModel(
+        tfidf.idf_.astype(np.float32), regression.coef_[0].astype(np.float32), float(regression.intercept_[0])
+    )
 
 
 def fit(units: Units, keep: np.ndarray, *, iterations: int, l2: float) -> Model:
@@ -267,29 +304,30 @@ def fit(units: Units, keep: np.ndarray, *, iterations: int, l2: float) -> Model:
     return Model(weights.astype(np.float32), dense_w.astype(np.float32), float(bias[0]))
 
 
-def fit_models(units: Units, keep: np.ndarray, kinds: tuple[str, ...] = KINDS) -> dict[str, Model]:
-    """The models of `kinds`, each fitted with its `FITS` settings on every window of the kept rows
-    (for the prompt model, none from `Units.documents_only_from` on)."""
-    models = {}
-    for kind in kinds:
-        kept = keep.copy()
-        if kind == "prompt" and units.documents_only_from is not None:
-            kept[units.documents_only_from :] = False
-        models[kind] = fit(units, kept, iterations=FITS[kind].iterations, l2=FITS[kind].l2)
+def fit_models(
+    trained: list[dict[str, Any]], units: Units | None, keep: np.ndarray, kinds: tuple[str, ...] = KINDS
+) -> dict[str, PromptModel | Model]:
+    """The models of `kinds` fitted on the kept rows: the prompt model on the user prompts of `trained`
+    (the benchmark's and the team's rows), the document model on every window."""
+    models: dict[str, PromptModel | Model] = {}
+    if "prompt" in kinds:
+        models["prompt"] = fit_prompt([row for row, kept in zip(trained, keep, strict=False) if kept])
+    if "document" in kinds and units is not None:
+        models["document"] = fit(units, keep, iterations=DOCUMENT_FIT.iterations, l2=DOCUMENT_FIT.l2)
     return models
 
 
-def model_version(models: dict[str, Model]) -> str:
-    """The engine version a fit ships as: its day, the hash width and a digest of the weights, so that two
-    fits of one day (a refit on more data) report different versions."""
+def model_version(models: dict[str, PromptModel | Model]) -> str:
+    """The engine version a fit ships as: its day and a digest of the weights, so that two fits of one day
+    (a refit on more data) report different versions."""
     digest = hashlib.sha256()
     for kind in sorted(models):
-        model = models[kind]
-        digest.update(model.weights.tobytes() + model.dense.tobytes() + np.float64(model.bias).tobytes())
-    return f"pg-lr-{time.strftime('%Y%m%d')}-{DIM.bit_length() - 1}b-{digest.hexdigest()[:8]}"
+        for array in vars(models[kind]).values():
+            digest.update(np.asarray(array, dtype=np.float64).tobytes())
+    return f"pg-{time.strftime('%Y%m%d')}-cwb{prompt_model.DIM.bit_length() - 1}b-{digest.hexdigest()[:8]}"
 
 
-def text_logits(models: dict[str, Model], rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+def text_logits(models: dict[str, PromptModel | Model], rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
     """Each text's worst-window logit over all its views (as the engine reads it) and whether a strong rule fired."""
     logits, strong = np.zeros(len(rows)), np.zeros(len(rows), dtype=bool)
     for i, row in enumerate(rows):
@@ -379,15 +417,19 @@ SCHEMES = ("source", "random")
 """What each held-out figure is: `source` for sources never seen in training, `random` for new rows of known ones."""
 
 
-def held_out_logits(rows: list[dict[str, Any]], units: Units, started: float, scheme: str) -> np.ndarray:
-    """Every row's logit from the models fitted without its fold (`folds(rows, scheme)`)."""
+def held_out_logits(
+    rows: list[dict[str, Any]], trained: list[dict[str, Any]], units: Units | None, started: float, scheme: str
+) -> np.ndarray:
+    """Every row's logit from the models fitted without its fold (`folds(rows, scheme)`); `units` may be
+    None when every row is a user prompt."""
     oof = np.zeros(len(rows))
-    keep = np.ones(units.row_count, dtype=bool)  # rows past the benchmark's (team's and kits') always kept
+    # rows past the benchmark's (team's, READMEs' and kits') always kept
+    keep = np.ones(units.row_count if units is not None else len(trained), dtype=bool)
     for name, held in folds(rows, scheme).items():
         held_rows = [rows[i] for i in np.flatnonzero(held)]
         kinds = tuple(sorted({kind_of(r["context"]) for r in held_rows}))  # only the models the fold needs
         keep[: len(rows)] = ~held
-        models = fit_models(units, keep, kinds)
+        models = fit_models(trained, units, keep, kinds)
         # A row of two families is scored in each of their folds; it keeps its worst-case (lower
         # for injections, higher for benign) held-out score.
         logits, _ = text_logits(models, held_rows)
@@ -405,7 +447,9 @@ def held_out_logits(rows: list[dict[str, Any]], units: Units, started: float, sc
     return oof
 
 
-def calibrate(rows: list[dict[str, Any]], oofs: dict[str, np.ndarray], strong: np.ndarray) -> dict[str, Any]:
+def calibrate(
+    rows: list[dict[str, Any]], oofs: dict[str, np.ndarray], strong: np.ndarray, contexts: tuple[str, ...] = CONTEXTS
+) -> dict[str, Any]:
     """Platt scaling and thresholds fitted on the pooled held-out logits of every scheme, and the figures.
 
     The hidden half mixes rows of known sources with sources never seen: thresholds fitted on unseen
@@ -414,7 +458,7 @@ def calibrate(rows: list[dict[str, Any]], oofs: dict[str, np.ndarray], strong: n
     accuracy, over-defence >= 0.92 on each) serves the mix.
     """
     pooled_rows = [row for _ in oofs for row in rows]
-    calibration = calib.fit_calibration(pooled_rows, np.concatenate(list(oofs.values())))
+    calibration = calib.fit_calibration(pooled_rows, np.concatenate(list(oofs.values())), contexts)
     for scheme, oof in oofs.items():
         probabilities = np.array(
             [
@@ -437,7 +481,62 @@ def calibrate(rows: list[dict[str, Any]], oofs: dict[str, np.ndarray], strong: n
     return calibration
 
 
-def main() -> None:
+def _pooled(figures: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, float | None]:
+    """The `all` figures of a report from its contexts' figures, each weighted by its rows."""
+    hits = positives = false = negatives = 0.0
+    for context in CONTEXTS:
+        part = [r for r in rows if r["context"] == context]
+        pos, neg = sum(r["label"] == "injection" for r in part), sum(r["label"] == "benign" for r in part)
+        if pos:
+            hits, positives = hits + figures[context]["recall_at_block"] * pos, positives + pos
+        if neg:
+            false, negatives = false + figures[context]["fpr_at_block"] * neg, negatives + neg
+    recall = hits / positives if positives else float("nan")
+    fpr = false / negatives if negatives else float("nan")
+    return {
+        "recall_at_5pct_fpr": None,
+        "balanced_accuracy": _figure((recall + 1 - fpr) / 2),
+        "recall_at_block": _figure(recall),
+        "fpr_at_block": _figure(fpr),
+    }
+
+
+def merge_prompt_calibration(
+    shipped: dict[str, Any], prompts: dict[str, Any], rows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """`shipped` with its user_prompt calibration and figures replaced by `prompts` (fitted on the user
+    prompts of `rows` alone) and its `all` figures pooled again; the documents' part is unchanged."""
+    merged = json.loads(json.dumps(shipped))
+    for key in ("platt", "thresholds"):
+        merged[key]["user_prompt"] = prompts[key]["user_prompt"]
+    row_families = [families(r["source"]) for r in rows]
+    for key in ("held_out", "held_out_known_sources"):
+        merged[key]["user_prompt"] = prompts[key]["user_prompt"]
+        merged[key]["over_defence"] = prompts[key]["over_defence"]
+        merged[key]["all"] = _pooled(merged[key], rows)
+    for family, figures in merged["held_out_by_family"].items():
+        if family in prompts["held_out_by_family"]:
+            figures["user_prompt"] = prompts["held_out_by_family"][family]["user_prompt"]
+            figures["over_defence"] = prompts["held_out_by_family"][family]["over_defence"]
+            figures["all"] = _pooled(figures, [r for r, fs in zip(rows, row_families, strict=True) if family in fs])
+    return merged
+
+
+def document_units(rows: list[dict[str, Any]], trained: list[dict[str, Any]], cache: Path | None) -> Units:
+    """The training windows of every row (kept in `cache` while tuning, if given)."""
+    if cache and cache.exists():
+        _spans, units = pickle.loads(cache.read_bytes())
+        return units  # type: ignore[no-any-return]
+    kit_rows, kit_spans = extra_rows(rows)
+    spans = attack_spans(rows) | kit_spans
+    units = build_units(trained + readme_rows() + kit_rows, spans)
+    units.documents_only_from = len(trained)  # see `promptguard_corpora`: they cost the prompt model
+    if cache:
+        cache.write_bytes(pickle.dumps((spans, units)))
+    return units
+
+
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--cache", type=Path, help="keep the windows here between runs (while tuning)")
@@ -451,51 +550,68 @@ def main() -> None:
         help="folds: leave one source family out, 5 random folds, or both (the default: thresholds from both);"
         " without `source` the figures are printed and nothing is written",
     )
-    args = parser.parse_args()
+    parser.add_argument(
+        "--prompts-only",
+        action="store_true",
+        help="cross-validate and refit the prompt model alone; the shipped document model and its calibration stay",
+    )
+    return parser.parse_args()
+
+
+def cross_validate(
+    args: argparse.Namespace,
+    rows: list[dict[str, Any]],
+    trained: list[dict[str, Any]],
+    units: Units | None,
+    every_row: list[dict[str, Any]],
+) -> dict[str, Any] | None:
+    """The calibration and held-out figures; None when nothing is to be written (a measurement only, or a
+    recalibration already saved). `every_row` is the benchmark's, `rows` those cross-validated."""
     started = time.time()
-    rows = [json.loads(line) for line in args.data.open(encoding="utf-8")]
-    if args.cache and args.cache.exists():
-        spans, units = pickle.loads(args.cache.read_bytes())
+    if args.oof_in:  # recalibrate the shipped model from saved held-out logits; no refit
+        oofs = {scheme: np.array(logits) for scheme, logits in json.loads(args.oof_in.read_text()).items()}
     else:
-        kit_rows, kit_spans = extra_rows(rows)
-        spans = attack_spans(rows) | kit_spans
-        trained = rows + extra_benign_rows()
-        units = build_units(trained + readme_rows() + kit_rows, spans)
-        units.documents_only_from = len(trained)  # see `promptguard_corpora`: they cost the prompt model
-        if args.cache:
-            args.cache.write_bytes(pickle.dumps((spans, units)))
-    print(f"{len(rows)} rows, {len(spans)} attack spans, {len(units.label)} windows ({time.time() - started:.0f} s)")
-    if args.no_cv:
-        calibration = calib.load_calibration()
-    else:
-        if args.oof_in:  # recalibrate the shipped model from saved held-out logits; no refit
-            oofs = {scheme: np.array(logits) for scheme, logits in json.loads(args.oof_in.read_text()).items()}
-        else:
-            schemes = SCHEMES if args.cv == "both" else (args.cv,)
-            oofs = {scheme: held_out_logits(rows, units, started, scheme) for scheme in schemes}
-            if args.oof_out:
-                args.oof_out.write_text(json.dumps({scheme: oof.tolist() for scheme, oof in oofs.items()}))
-        # Strong rules only floor the score, and `rules.EXTRA_STRONG` are no model features: saved
-        # logits stay valid when those change, so the flags always come from the current rules.
-        calibration = calibrate(rows, oofs, strong_flags(rows))
-        figures = ("thresholds", "platt", "held_out", "held_out_known_sources")
-        if "source" not in oofs:  # a measurement only: shipped thresholds must have seen unseen sources
-            print(json.dumps({k: calibration[k] for k in figures if k in calibration}, indent=1))
-            return
-        if args.oof_in:
+        schemes = SCHEMES if args.cv == "both" else (args.cv,)
+        oofs = {scheme: held_out_logits(rows, trained, units, started, scheme) for scheme in schemes}
+        if args.oof_out:
+            args.oof_out.write_text(json.dumps({scheme: oof.tolist() for scheme, oof in oofs.items()}))
+    # Strong rules only floor the score, and `rules.EXTRA_STRONG` are no model features: saved
+    # logits stay valid when those change, so the flags always come from the current rules.
+    contexts = ("user_prompt",) if args.prompts_only else CONTEXTS
+    calibration = calibrate(rows, oofs, strong_flags(rows), contexts)
+    if args.prompts_only:
+        calibration = merge_prompt_calibration(calib.load_calibration(), calibration, every_row)
+    figures = ("thresholds", "platt", "held_out", "held_out_known_sources")
+    if "source" not in oofs or args.oof_in:  # without `source`, a measurement only: shipped thresholds
+        if args.oof_in:  # must have seen unseen sources
             calibration["version"] = calib.load_calibration()["version"]
             calib.save_calibration(calibration)
-            print(json.dumps({k: calibration[k] for k in figures if k in calibration}, indent=1))
-            return
-    fitted = fit_models(units, np.ones(units.row_count, dtype=bool))
+        print(json.dumps({k: calibration[k] for k in figures if k in calibration}, indent=1))
+        return None
+    return calibration
+
+
+def main() -> None:
+    args = arguments()
+    started = time.time()
+    every_row = [json.loads(line) for line in args.data.open(encoding="utf-8")]
+    rows = [row for row in every_row if row["context"] == "user_prompt" or not args.prompts_only]
+    trained = rows + extra_benign_rows()
+    units = None if args.prompts_only else document_units(rows, trained, args.cache)
+    print(f"{len(rows)} rows, {len(units.label) if units else 0} document windows ({time.time() - started:.0f} s)")
+    calibration = calib.load_calibration() if args.no_cv else cross_validate(args, rows, trained, units, every_row)
+    if calibration is None:
+        return
+    fitted = fit_models(trained, units, np.ones(units.row_count if units else len(trained), dtype=bool))
+    fitted.setdefault("document", load_models().document)  # --prompts-only: the shipped one
     version = model_version(fitted)
-    models = Models(fitted, version)
-    models.save(WEIGHTS_PATH)
+    prompt, document = fitted["prompt"], fitted["document"]
+    assert isinstance(prompt, PromptModel) and isinstance(document, Model)
+    Models(prompt, document, version).save(WEIGHTS_PATH)
     calibration["version"] = version
     calib.save_calibration(calibration)
     print(json.dumps({k: calibration[k] for k in ("version", "thresholds", "platt", "held_out")}, indent=1))
-    for kind, model in models.by_kind.items():
-        print(f"{kind} dense weights: {dict(zip(DENSE_NAMES, np.round(model.dense, 2).tolist(), strict=True))}")
+    print(f"document dense weights: {dict(zip(DENSE_NAMES, np.round(document.dense, 2).tolist(), strict=True))}")
     print(f"wrote {WEIGHTS_PATH} ({WEIGHTS_PATH.stat().st_size} bytes) in {time.time() - started:.0f} s")
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from promptguard_service import rules
 from promptguard_service.calibration import _BLOCK_FLOOR, CONTEXTS, _platt, fit_calibration, load_calibration
 from promptguard_service.engine import STRONG_RULE_FLOOR, check, scan
-from promptguard_service.model import KINDS, WEIGHTS_PATH, load_models
+from promptguard_service.model import WEIGHTS_PATH, load_models
 from promptguard_service.normalize import normalize
 
 ARTICLE = [
@@ -120,10 +120,9 @@ def test_rules_and_model_disagreement_is_reported() -> None:
 def test_the_shipped_models_are_small_and_versioned() -> None:
     assert WEIGHTS_PATH.stat().st_size <= 2 * 1024 * 1024
     models = load_models()
-    assert models.version.startswith("pg-lr-")
-    assert set(models.by_kind) == set(KINDS)
-    assert models.for_context("user_prompt") is models.by_kind["prompt"]
-    assert models.for_context("rag_chunk") is models.for_context("tool_result") is models.by_kind["document"]
+    assert models.version.startswith("pg-")
+    assert models.for_context("user_prompt") is models.prompt
+    assert models.for_context("rag_chunk") is models.for_context("tool_result") is models.document
 
 
 def test_a_question_planted_in_a_table_is_the_anomalous_line() -> None:

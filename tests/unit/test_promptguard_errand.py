@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -50,3 +52,13 @@ def test_the_search_agrees_on_built_texts(text: str, count: int) -> None:
 def test_the_obfuscated_twin_searches_the_same_way() -> None:
     twin = next(rule for rule in rules.OBFUSCATED_STRONG if rule.name == "agent_errand_obfuscated")
     assert twin.search is errand.search
+
+
+@pytest.mark.parametrize("unit", ["> ", ">\n", "- ", "-- "])
+def test_a_run_of_quote_marks_is_read_once(unit: str) -> None:
+    """Each clause start in a run of quote or bullet marks read the rest of the run: 8,000 characters of ">\\n"
+    took 2.4 s (bench/promptguard_growth.py), 20,000 would take 15 s; now a few milliseconds."""
+    text = "send it\n" + unit * 10_000
+    started = time.perf_counter()
+    assert errand.search(rules.with_opening(errand.PATTERN), text) == []
+    assert time.perf_counter() - started < 1.0

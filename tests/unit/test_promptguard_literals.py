@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from promptguard_service import normalize, rules
@@ -73,14 +73,9 @@ def spans_tried(text: str, document: bool) -> list[tuple[str, int, int]]:
 
 
 def spans_all(text: str, document: bool) -> list[tuple[str, int, int]]:
-    """Every rule tried behind its hand gate alone (the literal pre-check left out)."""
+    """Every rule tried, the literal pre-check left out."""
     plain, _ = rules._READ[document]
-    hits = [
-        (rule.name, m.start(), m.end())
-        for rule in plain
-        if not rule.gate or any(word in text for word in rule.gate)
-        for m in rule.pattern.finditer(text)
-    ]
+    hits = [(rule.name, m.start(), m.end()) for rule in plain for m in rule.pattern.finditer(text)]
     return sorted(hits, key=lambda hit: hit[1])
 
 
@@ -103,3 +98,27 @@ ATTACKS = [
 def test_the_pre_check_changes_no_hit(words: list[str], attack: str, document: bool) -> None:
     text = normalize.normalize(f"{' '.join(words)} {attack}").text
     assert spans_tried(text, document) == spans_all(text, document)
+
+
+def _unopened(pattern: re.Pattern[str]) -> str:
+    """The pattern without the opening lookahead `openings.with_opening` puts in front (hypothesis cannot
+    draw texts for a pattern behind a lookahead; every text the bare pattern matches opens right anyway)."""
+    opened = re.fullmatch(r"\(\?=\[[^\]]*\]\)\(\?:(.*)\)", pattern.pattern, re.DOTALL)
+    return opened.group(1) if opened else pattern.pattern
+
+
+@pytest.mark.parametrize("rule", [*rules.RULES, *rules.EXTRA_STRONG], ids=lambda rule: rule.name)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_no_pre_check_drops_a_match_of_its_own_pattern(rule: rules.Rule, data: st.DataObject) -> None:
+    """Whatever text a rule's pattern matches, its pre-check lets the rule be tried (issue 35: `role_marker`
+    matched "#(admin_message)" and `remote_code` "nc\\t-e", but their hand-written gates held them back)."""
+    text = data.draw(st.from_regex(_unopened(rule.pattern)))
+    assume(rule.pattern.search(text))
+    found = [(hit.start, hit.end) for hit in rules.match(text, document=True) if hit.rule is rule]
+    assert found == [(m.start(), m.end()) for m in rule.matches(text)]
+
+
+@pytest.mark.parametrize(("name", "text"), [("role_marker", "#(admin_message)"), ("remote_code", "nc\t-e /bin/sh")])
+def test_the_reported_gate_drops_are_matched(name: str, text: str) -> None:
+    assert name in {hit.rule.name for hit in rules.match(text)}

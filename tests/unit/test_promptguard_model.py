@@ -19,9 +19,9 @@ PAGE = (
 ) * 6
 
 
-@pytest.mark.parametrize("context", ["user_prompt", "tool_result"])
+@pytest.mark.parametrize("context", ["rag_chunk", "tool_result"])
 def test_each_window_logit_is_the_sum_over_its_own_features(context: str) -> None:
-    model = load_models().for_context(context)
+    model = load_models().document
     prepared = prepare(normalize(PAGE), context)
     logits = model.window_logits(prepared.hashed, prepared.windows, prepared.dense)
     index, position = prepared.hashed.index, prepared.hashed.position

@@ -77,11 +77,13 @@ def _threshold_at(benign: np.ndarray, fpr: float) -> float:
     return float(np.nextafter(ranked[min(k, len(ranked) - 1)], 1.0))
 
 
-def fit_calibration(rows: list[dict[str, Any]], logits: np.ndarray) -> dict[str, Any]:
-    """Platt scaling and thresholds per context from held-out logits."""
+def fit_calibration(
+    rows: list[dict[str, Any]], logits: np.ndarray, contexts: tuple[str, ...] = CONTEXTS
+) -> dict[str, Any]:
+    """Platt scaling and thresholds per context (of `contexts`) from held-out logits."""
     platt: dict[str, list[float]] = {}
     thresholds: dict[str, dict[str, float]] = {}
-    for context in CONTEXTS:
+    for context in contexts:
         part = np.array([r["context"] == context for r in rows])
         labels = np.array([r["label"] == "injection" for r in rows])[part].astype(float)
         hard = np.array([r["category"] == "hard_negative" for r in rows])[part]

@@ -1,11 +1,11 @@
 """The offline verdict: normalised and decoded views, rules, the windowed model, calibration, policy.
 
 A text is read as its normalised view, one view per decoded segment (base64, hex, URL encoding,
-binary, Morse, rot13 …) and its respelling (`normalize.views`). Every view is cut into windows; a
-window's logit comes from the model (n-grams + structural flags, rule hits among them); the text's
-logit is its worst window's, over all views. In a document (rag_chunk, tool_result) the logit is
-raised by `STRUCTURE_WEIGHT` per structural cue on its most anomalous line: those hand-made cues carry
-over to unseen document sources where n-grams do not.
+binary, Morse, rot13 …) and its respelling (`normalize.views`). A user prompt's view is scored whole by
+the prompt model; a document's view is cut into windows, each scored by the document model (n-grams +
+structural flags, rule hits among them). The text's logit is its worst view's (or window's). In a
+document (rag_chunk, tool_result) the logit is raised by `STRUCTURE_WEIGHT` per structural cue on its most
+anomalous line: those hand-made cues carry over to unseen document sources where n-grams do not.
 Strong rule hits floor the score, so an unmistakable override is blocked even when the model is
 unsure, and the two layers' disagreement is reported either way.
 """
@@ -21,6 +21,7 @@ from mcp_platform.contracts.promptguard import Layer, Spotlight
 from promptguard_service import calibration as calib
 from promptguard_service.model import Model, load_models
 from promptguard_service.normalize import View, preload, views
+from promptguard_service.prompt_model import PromptModel
 from promptguard_service.structure import (
     ANOMALY_WEIGHTS,
     ISOLATION_WEIGHT,
@@ -29,7 +30,7 @@ from promptguard_service.structure import (
     isolation,
     line_anomaly,
 )
-from promptguard_service.windows import DOCUMENT_CONTEXTS, prepare
+from promptguard_service.windows import DOCUMENT_CONTEXTS, Windows, prepare
 
 if TYPE_CHECKING:
     from promptguard_service.rules import Hit
@@ -93,12 +94,20 @@ class Scan:
         return any(hit.rule.strength == "strong" for _, hit in self.hits)
 
 
-def scan(model: Model, text: str, context: str) -> Scan:
-    """The worst window over every view of `text` (`normalize.views`), and all rule hits."""
+def _scored(model: PromptModel | Model, prepared: Windows) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """The logits of a view and the spans they are of: the whole view for the prompt model, else each window."""
+    if isinstance(model, PromptModel):
+        return np.array([model.logit(prepared.view.text)] if prepared.windows else []), [(0, len(prepared.view.text))]
+    spans = [(start, end) for start, end, _first, _last in prepared.windows]
+    return model.window_logits(prepared.hashed, prepared.windows, prepared.dense), spans
+
+
+def scan(model: PromptModel | Model, text: str, context: str) -> Scan:
+    """The worst logit over every view of `text` (`normalize.views`), and all rule hits."""
     result = Scan(views=views(text))
     for view in result.views:
         prepared = prepare(view, context)
-        logits = model.window_logits(prepared.hashed, prepared.windows, prepared.dense)
+        logits, spans = _scored(model, prepared)
         result.hits.extend((view, hit) for hit in prepared.hits)
         if not len(logits):
             continue
@@ -107,7 +116,7 @@ def scan(model: Model, text: str, context: str) -> Scan:
             result.view_logits[view.name] = max(result.view_logits.get(view.name, -60.0), float(logits[k]))
         if logits[k] > result.best_logit:
             result.best_logit = float(logits[k])
-            result.best_window = (view, prepared.windows[k][0], prepared.windows[k][1])
+            result.best_window = (view, *spans[k])
         if view.name == "text" and context in DOCUMENT_CONTEXTS:
             relative = context in RELATIVE_CUE_CONTEXTS
             isolated = isolation(view.text, prepared.segments) if relative else None

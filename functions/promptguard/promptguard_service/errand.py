@@ -23,8 +23,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-CLAUSE_START = r"(?:^|(?<=\n)|(?<=[.!?:;'\"()•*>-]\s)|(?<=:['\"]))[\s'\"*>•-]*"
-"""Where an imperative can open: a line, a sentence, a quoted field, a list item."""
+CLAUSE_START = r"(?:^|(?<=\n)|(?<=[.!?:;'\"()•*>-]\s)|(?<=:['\"]))[\s'\"*>•-]{0,40}+"
+"""Where an imperative can open: a line, a sentence, a quoted field, a list item. At most 40 quote, bullet or
+space characters before it, taken whole: unbounded, every clause start in a run of "> " read the rest of the
+run before failing (2.4 s for 8,000 characters of ">\n", found by `bench/promptguard_growth.py`)."""
 IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?=[\w/-])|\n(?![^\S\n]*(?:\n|[-*•]\s)))"
 """A character of the same sentence: a dot inside an address or a wrapped line does not end it."""
 _SENTENCE_END = r"[.!?](?![\w/-])|\n(?=[^\S\n]*(?:\n|[-*•]\s))"
@@ -66,11 +68,6 @@ PATTERN = (
     rf"{_CLAUSE}(?={IN_SENTENCE}{{0,{REACH}}}?{DESTINATION})(?={IN_SENTENCE}{{0,{REACH}}}?{PRIVATE})"
     rf"{IN_SENTENCE}{{0,{REACH}}}|{_TRACKS}"
 )
-GATE = (
-    "send", "mail", "forward", "transfer", "wire", "pay", "post", "upload", "share", "leak", "publish", "export",
-    "copy", "move", "deposit", "withdraw", "concatenate", "get", "collect", "gather", "retrieve", "delete",
-    " of the user", " of my account",
-)  # fmt: skip
 _CLAUSE_RX, _TRACKS_RX, _END_RX = re.compile(_CLAUSE), re.compile(_TRACKS), re.compile(_SENTENCE_END)
 _DESTINATION_RX, _PRIVATE_RX = re.compile(DESTINATION), re.compile(PRIVATE)
 

@@ -1,14 +1,15 @@
 """The literals every match of a regular expression holds, read from its parse, so a rule can be skipped.
 
-A rule's hand-written gate (`rules.Rule.gate`) names a few words of which one must occur; on ordinary
-prose a word like "your", "owner" or "before" lets most rules through, and trying them was most of the
-time a check took (15 rules tried on a 2,000-character news page, 3.3 ms). The parse says much more:
+Rules were first gated by hand-written word lists of which one must occur; on ordinary prose a word
+like "your", "owner" or "before" let most rules through, and trying them was most of the time a check
+took (15 rules tried on a 2,000-character news page, 3.3 ms). The parse says much more:
 `\\bas your (?:developer|creator),? (?:i|we)\\b` cannot match a text without "as your " and one of
 "developer", "creator". `required` reads that as a formula (all of / any of, over literals) and
 `LiteralIndex` finds which of every rule's literals a text holds in one Aho-Corasick pass, so that the
 formula of each rule is a few set lookups (0.3 ms for all of them on that page). The formula is a
 necessary condition by construction: where it fails, the pattern cannot match, so skipping the rule
-changes no hit.
+changes no hit. It is now a rule's only gate: the hand-written lists held back matches of their own patterns
+("#(admin_message)" for `role_marker`, "nc\t-e" for `remote_code`; issue 35).
 """
 
 from __future__ import annotations
@@ -50,8 +51,11 @@ _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 
 def _kept(run: str) -> str | None:
-    """A literal worth looking for: three characters, or two outside ASCII ("忽略", "我是")."""
-    return run if len(run) >= 3 or (len(run) >= 2 and not run.isascii()) else None
+    """A literal worth looking for: three characters, two outside ASCII ("忽略", "我是"), or a run with a
+    punctuation mark (":" of a dialogue turn, "-e" of a shell flag): prose holds few of those, and without
+    them three rules had no gate at all."""
+    punctuated = any(not ch.isalnum() and not ch.isspace() for ch in run)
+    return run if len(run) >= 3 or (len(run) >= 2 and not run.isascii()) or punctuated else None
 
 
 def _combine(kind: type[AllOf | AnyOf], parts: Iterable[Formula]) -> Formula:

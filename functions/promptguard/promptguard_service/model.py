@@ -1,11 +1,10 @@
-"""Layer 3: the learned models, logistic regression over hashed n-grams and structural flags.
+"""Layer 3: the learned models, trained by `scripts/train_promptguard.py` on the benchmark's developer half.
 
-Two models of the same form, both trained by `scripts/train_promptguard.py` on every window of the
-benchmark's developer half: one reads user prompts, one reads documents (`rag_chunk`, `tool_result`).
-They differ in how closely they fit: held out, a closer fit serves prompts of known sources (random
-folds: user_prompt recall at 5 % FPR 0.88 -> 0.91) but hurts documents carrying attacks of a kind
-never seen (leave-one-source-out: rag_chunk 0.89 -> 0.84), so documents get the looser one. The
-weights ship in `model.npz` beside this module (float16 n-gram weights, < 1 MB). A window's logit is
+User prompts are read by `prompt_model.PromptModel` (TF-IDF over word-bounded character n-grams, the whole
+text at once). Documents (`rag_chunk`, `tool_result`) are read by `Model` below: logistic regression over
+hashed n-grams and structural flags, trained on every window, a document judged by its worst window. Each
+kind got the model that held out better on both validations (`FITS` in the training script). The weights
+ship in `model.npz` beside this module (float16, about 1 MB). A document window's logit is
 
     bias + (sum of the weights of its n-gram features) / sqrt(their count) + dense flags . dense weights
 
@@ -24,7 +23,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from promptguard_service import prompt_model
 from promptguard_service.features import DIM, Hashed
+from promptguard_service.prompt_model import PromptModel
 from promptguard_service.windows import DOCUMENT_CONTEXTS
 
 WEIGHTS_PATH = Path(__file__).with_name("model.npz")
@@ -70,29 +71,45 @@ def kind_of(context: str) -> str:
 
 @dataclass(frozen=True)
 class Models:
-    by_kind: dict[str, Model]
+    prompt: PromptModel
+    document: Model
     version: str
 
-    def for_context(self, context: str) -> Model:
-        return self.by_kind[kind_of(context)]
+    def for_context(self, context: str) -> PromptModel | Model:
+        return self.document if kind_of(context) == "document" else self.prompt
 
     def save(self, path: Path) -> None:
-        arrays: dict[str, npt.NDArray[np.generic]] = {"version": np.array(self.version)}
-        for kind, model in self.by_kind.items():
-            arrays[f"{kind}_weights"] = model.weights.astype(np.float16)
-            arrays[f"{kind}_dense"] = model.dense.astype(np.float32)
-            arrays[f"{kind}_bias"] = np.array([model.bias])
-        np.savez_compressed(path, **arrays)
+        np.savez_compressed(
+            path,
+            version=np.array(self.version),
+            prompt_idf=self.prompt.idf.astype(np.float16),
+            prompt_weights=self.prompt.weights.astype(np.float16),
+            prompt_bias=np.array([self.prompt.bias]),
+            document_weights=self.document.weights.astype(np.float16),
+            document_dense=self.document.dense.astype(np.float32),
+            document_bias=np.array([self.document.bias]),
+        )
+
+
+def _array(data: np.lib.npyio.NpzFile, name: str, size: int) -> npt.NDArray[np.float32]:
+    array = data[name].astype(np.float32)
+    if array.shape != (size,):
+        raise ValueError(f"model.npz: expected {size} {name}, found {array.shape}")
+    return array
 
 
 @cache
 def load_models(path: Path = WEIGHTS_PATH) -> Models:
     """The shipped models, loaded once per container."""
     with np.load(path) as data:
-        by_kind = {}
-        for kind in KINDS:
-            weights = data[f"{kind}_weights"].astype(np.float32)
-            if weights.shape != (DIM,):
-                raise ValueError(f"{path.name}: expected {DIM} {kind} weights, found {weights.shape}")
-            by_kind[kind] = Model(weights, data[f"{kind}_dense"].astype(np.float32), float(data[f"{kind}_bias"][0]))
-        return Models(by_kind, str(data["version"]))
+        prompt = PromptModel(
+            _array(data, "prompt_idf", prompt_model.DIM),
+            _array(data, "prompt_weights", prompt_model.DIM),
+            float(data["prompt_bias"][0]),
+        )
+        document = Model(
+            _array(data, "document_weights", DIM),
+            data["document_dense"].astype(np.float32),
+            float(data["document_bias"][0]),
+        )
+        return Models(prompt, document, str(data["version"]))

@@ -33,15 +33,14 @@ class Rule:
     intent: str
     strength: Strength
     pattern: re.Pattern[str]
-    gate: tuple[str, ...]
-    """Substrings of which one must occur for the pattern to be tried (a fast pre-check); empty: no gate."""
     documents_only: bool = False
     """Read in documents (rag_chunk, tool_result) only: words a user may say to the model themselves."""
     search: Callable[[re.Pattern[str], str], list[re.Match[str]]] | None = None
     """What finds the pattern's matches where `finditer` would cost too much (`errand.search`, which rescans
     less; `_search_pwned`, which first looks for what every match holds)."""
     needs: Formula = field(init=False, repr=False)
-    """The literals every match holds, read from the pattern (`literals.required`): a second pre-check."""
+    """The literals every match holds, read from the pattern (`literals.required`): the rule's gate, a pre-check
+    that by construction never holds back a match (hand-written word lists did: issue 35)."""
     _may_match: Test = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -49,12 +48,12 @@ class Rule:
         object.__setattr__(self, "_may_match", predicate(self.needs))
 
     def words(self) -> set[str]:
-        """Every literal the pre-checks look for."""
-        return {*self.gate, *literals(self.needs)}
+        """Every literal the pre-check looks for."""
+        return literals(self.needs)
 
     def finditer(self, text: str, found: frozenset[str]) -> list[re.Match[str]]:
-        """The pattern's matches in `text`, tried only if `found` (the literals of `text`) passes the pre-checks."""
-        if (self.gate and found.isdisjoint(self.gate)) or not self._may_match(found):
+        """The pattern's matches in `text`, tried only if `found` (the literals of `text`) passes the pre-check."""
+        if not self._may_match(found):
             return []
         return self.matches(text)
 
@@ -276,46 +275,7 @@ _SPECS: list[tuple[str, str, Strength, str]] = [
     ),
 ]
 
-_GATES: dict[str, tuple[str, ...]] = {
-    "override_instructions": (
-        "ignor", "disregard", "forget", "overrid", "bypass", "skip", "neglect", "overlook", "abandon", "dismiss",
-        "drop", "discard", "cancel", "nullify", "void", "erase", "delete", "clear", "reset", "set aside",
-        "throw out", "pay no attention",
-    ),
-    "override_instructions_i18n": (
-        "ignor", "vergiss", "missacht", "olvid", "oubli", "esquec", "dimentic", "игнор", "забудь", "не обращай",
-        "忽略", "无视", "忽视", "忘", "不要理会", "無視",
-    ),
-    "new_instructions": ("instruction", "directive", "task", "order", "rule", "from now on", "instead", "stop", "end"),
-    "role_marker": (
-        "<|", "[inst", "[/inst", "<<", "system", "assistant", "[admin", "[developer", "<instruction", "</instruction",
-        "<admin", "</admin", '"role"', "'role'",
-    ),
-    "mode_switch": (
-        "mode", "anything now", "jailbr", "you are", "you're", "act as", "pretend", "roleplay", "role-play",
-        "become", "restriction", "limitation", "filter", "guideline", "censorship", "boundaries", "character",
-    ),
-    "prompt_leak": ("prompt", "instruction", "message", "configuration", "guideline", "rules", "above", "before",
-                    "password", "secret key", "api key", "passphrase", "restriction", "setup", "programming",
-                    "directive", "config", "were told", "you were"),
-    "addressed_to_model": ("your", "the reply", "the response", "the answer", "the output", "the summary",
-                           "respond", "reply", "answer", "dear", "hey", "attention", "note to", "message to",
-                           "instruction", "as a", "as an", "if you are", "when", "if", "after", "before"),
-    "self_reference": ("your", "ur ", "its ", "the ai", "the assistant", "the model", "the bot"),
-    "exfiltration_link": ("http", "send", "forward", "email", "e-mail", "post", "upload", "transmit", "exfiltrat",
-                          "leak", "copy"),
-    "tool_hijack": ("tool", "function", "plugin", "api", "action", "command", "browser", "interpreter", "shell",
-                    "delete", "remove", "wipe", "transfer", "wire", "approve", "purchase", "buy", "unsubscribe",
-                    "forward", "code", "snippet", "script", "line", "please", "kindly", "can you", "could you",
-                    "you must", "you should", "you need", "make sure", "be sure", "go ahead", "immediately"),
-    "remote_code": ("requests.", "urllib", "socket", "sendall", "subprocess", "os.system", "eval(", "exec(", "curl",
-                    "wget", "base64", "/etc/passwd", ".ssh/", "keylogger", "pynput", "smtplib", "ftplib", "paramiko",
-                    "reverse shell", "nc "),
-}  # fmt: skip
-
-RULES: tuple[Rule, ...] = tuple(
-    Rule(name, intent, strength, with_opening(rx), _GATES[name]) for name, intent, strength, rx in _SPECS
-)
+RULES: tuple[Rule, ...] = tuple(Rule(name, intent, strength, with_opening(rx)) for name, intent, strength, rx in _SPECS)
 RULE_NAMES: tuple[str, ...] = tuple(rule.name for rule in RULES)
 
 
@@ -456,9 +416,6 @@ _AI_READER = (
     r"language models?|(?:ai\s+)?assistants?|chatbots?|(?:chat)?gpt(?:-\w+)?|claude|gemini|copilot)"
 )
 """An AI, as the subject of an order in the third person (`agent_order`)."""
-_AI_READER_GATE = ("ai ", "ai,", "ai\n", "ai\t", "ai\r", "llm", "autonomous agent", "language model", "assistant",
-                   "chatbot", "gpt", "claude", "gemini", "copilot")  # fmt: skip
-"""What every `_AI_READER` holds: "ai" as a substring would let most texts through ("said", "again")."""
 _READING = (
     r"(?:reading|processing|summari[sz]ing|parsing|viewing|analy[sz]ing|indexing|ingesting|scanning|visiting|"
     r"browsing|that (?:reads?|process(?:es)?|summari[sz]es?|sees?|finds?)|who (?:reads?|sees?|finds?))\s+"
@@ -478,7 +435,7 @@ _ORDER = (
     r"refuse)"
 )
 """What the order tells the AI to do: act, or change what it answers."""
-_JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
+_JAILBREAK_SPECS: list[tuple[str, str, str]] = [
     (
         "payload_marker",
         "instruction_override",
@@ -487,7 +444,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # Its clipped and translated forms ("ive been pwned", "i've PWND", "he sido PWNED", "ich bin PWNED").
         r"|\b(?:i'?ve|i\W{0,3}ha?ve?|we'?ve|ive|iv)\W{0,3}(?:been\W{0,3}|bin\W{0,3}|bn\W{0,3})?pw+n+e?d\b"
         r"|\b(?:he sido|fui|j'ai été|je suis|sono stato|ich (?:bin|wurde|habe|haben)|eu fui|я был)\W{0,3}pw+n+e?d\b",
-        (),  # no gate: anything may stand between its letters ("p"+"wned", p/w/n/e/d)
     ),
     (
         "override_short",
@@ -497,7 +453,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+|the\s+|any(?:thing)?\s+)?"
         r"(?:above|below|previous|prior|preceding|earlier|before)(?:\s+(?:lines?|text|messages?|context|content))?"
         r"\s*(?:[.,;:!\n]|and\b|$)",
-        ("ignor", "disregard", "forget"),
     ),
     (
         "authority_claim",
@@ -533,13 +488,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\bas your (?:\w+ )?(?:developer|creator|maker|programmer)s?,? (?:i|we)\b"
         r"|आपके (?:निर्माता|डेवलपर) के रूप में|(?:তোমার|আপনার) (?:স্রষ্টা|নির্মাতা|ডেভেলপার) হিসেবে"
         r"|\bbilang (?:iyong|ang iyong) (?:lumikha|developer)\b",
-        ("developer", "creator", "admin", "owner", "maker", "programmer", "created you", "built you", "trained you",
-         "made you", "programmed you", "level", "authoriz", "authoris", "entwickler", "schöpfer", "besitzer",
-         "programmierer", "desarrollador", "creador", "programador", "dueño", "développeur", "créateur",
-         "propriétaire", "programmeur", "desenvolvedor", "criador", "dono", "sviluppatore", "creatore",
-         "amministratore", "programmatore", "разработчик", "создатель", "администратор", "программист", "我是", "私は",
-         "senin", "मैं", "나는", "저는", "أنا", "tôi là", "aku", "আমি", "ฉัน", "ako ang", "είμαι", "אני", "jestem",
-         "ik ben", "as your", "आपके", "তোমার", "আপনার", "bilang"),
     ),
     (
         "safety_off",
@@ -586,10 +534,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:an?\s+)?(?:ai|language model|chatbot|ai language model)\b"
         r"|\b(?:does not|doesn't|do not|don't) have (?:a|any) (?:content filters?|moral compass|ethical "
         r"(?:guidelines|constraints))\b",
-        ("safety", "filter", "restriction", "guardrail", "censorship", "moderation", "bypass", "refuse", "unrestrict",
-         "unfilter", "uncensor", "jailbr", "limits", "safeguard", "guideline", "polic", "rules", "forbidden",
-         "prohibited", "regard", "care", "concern", "respect", "ethical", "moral", "legal", "bound by", "say",
-         "mention", "state", "remind", "tell", "compass"),
     ),
     (
         "prompt_leak_indirect",
@@ -620,9 +564,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"instructions|directives|parameters|system prompt)\b"
         r"|\b(?:reveal|bypass|ignore|disable|display|dump|show)_(?:\w+_)?(?:prompt|safety|training|filters?|"
         r"instructions|rules|guidelines|parameters|config\w{0,20})\b",
-        ("initiali", "parameters", "system", "hidden", "instruction", "config", "internal", "told", "instructed",
-         "secret", "prohibited", "confidential", "restricted", "_", "beginning of", "start of", "top of",
-         "setup", "protocol", "constraint", "directive", "prompt", "guideline", "training", "foundational", "given"),
     ),
     (
         "fiction_bypass",
@@ -638,8 +579,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\b(?:bleiben|bleibt|verharren) (?:\w+ ){0,2}in (?:ihren|seiner|ihrer|deiner) (?:rollen?|figuren?) ohne\b"
         r"|\b(?:world|universe|timeline|reality) where (?:there are )?(?:no (?:rules|laws|restrictions|ethics)|"
         r"ai (?:assistants?|models?) (?:are|have) (?:completely |fully )?(?:free|unrestricted|transparent|no))",
-        ("fiction", "story", "roleplay", "role-play", "scenario", "hypothetical", "novel", "screenplay", "game",
-         "world", "universe", "timeline", "reality", " out", "ohne"),
     ),
     (
         "rules_disclosure",
@@ -664,9 +603,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"\s+(?:\w+\s+){0,3}?(?:words?|text|sentences?|lines?|message|tokens?|instructions)\s+(?:\w+\s+)?(?:at|in) the "
         r"(?:very )?(?:beginning|start|top) of (?:this|the|our) (?:conversation|chat|prompt|context|session)\b"
         r"|\b(?:what|everything) (?:was |were |is )?(?:said|written|given|sent) (?:to you )?before my first message\b",
-        ("your", "ur ", "its", "the ai", "the assistant", "the model", "the bot", "govern", "control", "constrain",
-         "restrict", "bind", "limit", "shape", "define", "direct", "rule", "beginning of", "start of", "top of",
-         "first message"),
     ),
     (
         "restriction_evasion",
@@ -716,11 +652,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"ethical (?:rules|guidelines))\b"
         r"|\b(?:ignore|disregard|forget|override|discard)\s+(?:the|any|all|your)\s+(?:previous\s+|earlier\s+|above\s+)?"
         r"(?:developer|system|operator)(?:'s)?\s+(?:messages?|prompts?|instructions?|notes?)\b",
-        ("bypass", "circumvent", "around", "evade", "sidestep", "dodge", "skirt", "stand down", "overrule",
-         "suspend", "lift", "drop", "ignore", "disregard", "forget", "abandon", "ditch", "violate", "defy", "waive",
-         "relax", "loosen", "set aside", " off", "disable", "deactivate", "override", "as if", "as though", "like",
-         "without", "with no", "polic", "rules", "guidelines", "restrictions", "filters", "moderation", "safeguards",
-         "ethics", "developer", "system", "operator", "mode", "now", "you"),
     ),
     (
         "prefix_injection",
@@ -733,8 +664,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:here|i'?ll|i will|i can|let'?s|happy to)\b|here(?: is|'s| are) (?:how|the|a|what|my)\b)"
         r"|\b(?:normal|classic|standard|filtered|censored)['\"”’]?\s+(?:and|&|vs\.?|versus)\s+['\"“‘]?(?:uncensored|"
         r"unfiltered|jailbroken|developer mode|dan|unrestricted|evil)\b",
-        ("start", "begin", "open", "preface", "uncensored", "unfiltered", "jailbroken", "developer mode", "dan",
-         "unrestricted", "evil"),
     ),
     (
         "obedience_demand",
@@ -745,7 +674,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:now |from now on )?is to (?:obey|serve|comply with|follow|do whatever|answer whatever) (?:me|my|i)\b"
         r"|\bwhose (?:rules|guidelines|values|ethics|polic(?:y|ies)|principles) are (?:the )?(?:exact )?(?:opposite|"
         r"reverse|inverse) of (?:yours|your own|your (?:rules|guidelines))\b",
-        ("stop being", "your", "whose"),
     ),
     (
         "secret_word",
@@ -759,7 +687,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"pass ?phrase|access code)s?\b"
         r"|\b(?:secret (?:word|phrase|code|string)|code ?word|magic word|passcode|access code)s?\s+(?:that\s+)?"
         r"you(?:'re| are)?\s+(?:protecting|guarding|hiding|keeping|holding|not allowed to|forbidden to|told not to)\b",
-        ("secret", "code", "magic word", "pass"),
     ),
     (
         "override_token",
@@ -772,7 +699,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:\w+\s+){0,3}?"
         r"override mode\b"
         r"|\b(?:override|unlock|bypass|admin|master) (?:code|key|token|passphrase)\s*[:=]\s*\S",
-        ("override", "bypass", "unlock", "admin", "master"),
     ),
     (
         "context_termination",
@@ -792,8 +718,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"user[\s_-]*(?:prompt|input)|context|input)[\s_-]*(?:(?:end|start|begin)[\s_-]*)?(?:indicator|marker|"
         r"boundary|delimiter|separator)\s*[\]}>]{1,3}"
         r"|(?:\[{2,3}|\{\{)\s*(?:e-?mail|message|document)\s+\d{1,3}\s*(?:\]{2,3}|\}\})",
-        ("end of", "ends here", "end here", "complete", "done", "finished", "erledigt", "fertig", "getan", "indicator",
-         "marker", "boundary", "delimiter", "separator", "[[", "{{"),
     ),
     (
         "payload_splitting",
@@ -812,8 +736,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\b(?:the|your) (?:password|secret(?: key| word| code)?|passphrase)\b[^.\n]{0,60}\b"
         r"(?:(?:en|de)code\w{0,20}|base64|"
         r"backwards|in reverse|reversed|letter by letter|one letter at a time|acrostic|rot13|hex)\b",
-        ("we have", "combine", "concatenate", "join", "merge", "write down", "password", "secret", "passphrase",
-         "api key"),
     ),
     (
         "command_exec",
@@ -824,7 +746,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"\bsystem\(|getattr\(os|\bcat\b)"
         r"|`[^`\n]{0,60}\b(?:whoami|sudo su|/etc/(?:passwd|shadow)|child_process|__import__)\b"
         r"|\bact as an? (?:\w+\s+)?(?:interpreter|terminal|shell|console)\b[^\n]{0,80}\bexecute\b",
-        ("execute", "run", "eval", "bypass", "whoami", "sudo", "/etc/", "child_process", "__import__", "act as"),
     ),
     (
         "override_i18n_more",
@@ -876,18 +797,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:предыдущ\w{0,20}|прежн\w{0,20}|προηγούμεν\w{0,20}|vorherige\w{0,20}|anteriores|précédent\w{0,20}"
         r"|precedent\w{0,20}|önceki\w{0,20}|"
         r"sebelumnya|trước đó|السابق\w{0,20})(?=\s*[.。!?;,]|\s*$)",
-        ("vergess", "ignorieren", "bỏ qua", "quên", "تجاهل", "انس", "أهمل", "اهمل", "ignoruj", "negeer", "vergeet",
-         "görmezden", "unut", "무시", "잊", "अनदेख", "भूल", "नज़रअंदाज़", "नजरअंदाज", "उपेक्षा", "esqueç", "dimentic",
-         "ignora", "abaikan", "lupakan", "yok say", "αγνο", "ξέχα", "ігнору", "забудь", "zapomeň", "uită", "ignorer",
-         "glöm", "glem", "unohda", "ohita", "puuza", "sahau", "pansinin", "balewalain", "kalimutan",
-         "התעל", "שכח", "ignoră", "ignorați", "игнор", "ignorier", "ignorez", "olvid", "oubli", "vergiss",
-         "উপেক্ষা", "ভুলে যা", "অগ্রাহ্য", "เพิกเฉย", "ละเว้น", "ไม่สนใจ", "ลืม", "ละเลย", "نادیده", "فراموش",
-         "نظر انداز", "بھول", "αγνό", "ξεχα", "ignoruj", "ignorov", "figyelmen kívül", "felejtsd el", "zanemari",
-         "zaboravi", "ignoriraj", "prezri", "pozabi", "занемари", "заборави", "игнориши", "ignoruo", "pamiršk",
-         "ignorē", "aizmirsti", "ignoreeri", "unusta", "ignoreer", "injoro", "harro", "hunsa", "anwybydd",
-         "neamhaird", "ziba",
-         "புறக்கணி", "மறந்து", "విస్మరించ", "మర్చిపో", "ನಿರ್ಲಕ್ಷಿಸ", "ಮರೆತು", "അവഗണിക്ക", "മറക്കുക", "दुर्लक्ष कर",
-         "विसरून जा", "અવગણ", "ભૂલી જા"),
     ),
     (
         "secret_request",
@@ -901,10 +810,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         rf"|(?:^|(?<=[.。!！?？؟।۔\n]))(?={_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？؟])"
         rf"(?!{_SENTENCE}*?{lookahead(_OWN_OR_HOW)}(?:{_OWN_OR_HOW}))"
         rf"{_SENTENCE}*?{_SECRET_AHEAD}(?:{_SECRET}){_SENTENCE}{{0,60}}[?？؟]",
-        ("passwort", "kennwort", "contraseña", "senha", "palavra-passe", "mot de passe", "пароль", "비밀", "mật khẩu",
-         "पासवर्ड", "密码", "密碼", "パスワード", "şifre", "كلمة", "wachtwoord", "hasło", "código secreto", "기밀",
-         "secret code", "geheimcode", "code secret", "passcode", "পাসওয়ার্ড", "รหัสผ่าน", "πρόσβασησ", "סיסמ",
-         "رمز", "پاس ورڈ", "kata sandi", "kata laluan", "nenosiri"),
     ),
     (
         "prompt_leak_i18n",
@@ -914,10 +819,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # one sentence, in either order (verbs come last in Japanese, Korean, Hindi and Turkish). "What is a
         # system prompt?" names no such verb.
         _in_one_sentence(_LEAK_VERB_I18N, _HIDDEN_PROMPT_I18N),
-        ("prompt", "instru", "anweisung", "nachricht", "mensaje", "message", "mensagem", "messaggio", "промпт",
-         "подсказк", "инструкц", "сообщени", "提示", "指令", "消息", "システム", "指示", "시스템", "지침", "النظام",
-         "التعليمات", "सिस्टम", "निर्देश", "sistem", "talimat", "hệ thống", "hướng dẫn", "chỉ dẫn", "instruksi",
-         "polecenia", "instrukcje", "systeem", "instructies"),
     ),
     (
         "repeat_above_i18n",
@@ -939,10 +840,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # Chinese, Japanese and Korean name what is above first and the verb last.
         r"|(?:上記|上の|以上の|上面|以上|上述|前面|위의|위 내용|위에)"
         r"(?=[^。\n]{0,30}?(?:一字一句|そのまま|逐字|一字不差|原封不动|그대로))(?=[^。\n]{0,40}?(?:繰り返|重复|复述|반복))",
-        ("wörtlich", "wort für wort", "palabra por palabra", "mot pour mot", "mot à mot", "parola per parola",
-         "palavra por palavra", "дословно", "слово в слово", "kelimesi kelimesine", "kata demi kata", "kata per kata",
-         "woord voor woord", "słowo w słowo", "ordagrant", "ord för ord", "λέξη προς λέξη", "cuvânt cu cuvânt",
-         "salita por salita", "一字一句", "そのまま", "逐字", "一字不差", "原封不动", "그대로"),
     ),
     (
         "limits_off_i18n",
@@ -952,9 +849,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # "without rules, restrictions, limits, filters or censorship", in either order. "I would like a
         # reply without length restrictions" names neither.
         _in_one_sentence(_AI_OR_ANSWER_I18N, _WITHOUT_LIMITS_I18N),
-        # Gated on the negation, rarer than "ai" or "ia" inside English words.
-        ("ohne", "sin ", "sans", "sem ", "senza", "без", "bez", "zonder", "بلا", "بدون", "बिना", "tanpa", "không có",
-         "没有", "沒有", "无", "無", "不受", "ない", "なし", "없는", "없이", "olmadan"),
     ),
     (
         "model_impersonation",
@@ -980,9 +874,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|<\s*(?:system|god|developer|dev|admin|debug|sudo|root|jailbreak|dan|override)\s+mode\s*>"
         r"|\b(?:i'm|i am|we're|we are|you're|you are)\s+(?:now\s+)?(?:entering|in|switching (?:you )?(?:in)?to|"
         r"activating)\s+(?:a\s+|the\s+)?['\"][\w\s-]{1,40}\bmode['\"]|\bswitching you (?:in)?to\b",
-        ("developed by", "created by", "made by", "built by", "trained by", "entwickelte", "mode", "switching you",
-         " ia ", "intelligence artificielle", "ai yang", "ai na", "tarafından", "một ai", "как ии", "искусственный",
-         "द्वारा", "দ্বারা", "โดย", "由", "によって", "개발한", "اصطناع"),
     ),
     (
         "override_everything",
@@ -996,8 +887,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\b(?:höre|hör) nicht auf\b|\bchange your instructions\b"
         r"|\b(?:previous|bisherigen|prior) (?:information|informationen|instructions)[^.\n]{0,40}"
         r"(?:irrelevant|void|obsolete|null)",
-        ("forget", "ignor", "disregard", "vergiss", "olvid", "zaboravi", "oubli", "esque", "dimentica", "previous",
-         "vorherigen", "nicht auf", "change your", "bisherigen", "prior"),
     ),
     (
         "new_task",
@@ -1016,9 +905,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\b(?:previous|prior|above|earlier|original|preceding)\s+(?:context|conversation|task)\s+"
         r"(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:no longer valid|invalid|void|"
         r"cancell?ed|revoked|overridden|superseded|obsolete|irrelevant)\b",
-        ("new", "neue", "weitere", "further", "other", "start", "begin", "fangen", "concentrate", "konzentriere",
-         "task", "assignment", "job", "mission", "objective", "previous", "prior", "above", "earlier", "original",
-         "preceding"),
     ),
     (
         "persona_switch",
@@ -1029,14 +915,12 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"\b(?:now you are|you are now|nun bist du|jetzt bist du|du bist jetzt|ahora eres|tu es maintenant)\s+"
         r"(?!(?:ready|able|done|finished|logged|signed|connected|subscribed|registered|set|back|in|on|at|going|my|"
         r"our|a|an|the|mein\w{0,20}|ein\w{0,20}|mi|un|una|mon|ma|une)\b)\w",
-        ("now you are", "you are now", "bist du", "du bist jetzt", "ahora eres", "tu es maintenant"),
     ),
     (
         "output_hijack",
         "instruction_override",
         # The task's output suppressed and another printed instead.
         r"\b(?:do not|don't)\s+print anything\b|\binstead,?\s+(?:\W\s*)?print\b",
-        ("print anything", "instead"),
     ),
     (
         "persona_template",
@@ -1079,10 +963,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"of the way\b"
         r"|\b(?:say|print|output|write|respond with|reply with|answer with|begin(?:ning)? with|start(?:ing)? with|"
         r"must (?:begin|start) with)\b[^.\n]{0,24}['\"“‘]access granted\b",
-        ("role of", "shoes of", "free of", "free from", " and ", "ethical", "moral", "abide", "comply",
-         "once as yourself", "responses", "answers", "paragraphs", "outputs", "break the rules",
-         "break some rules", "out of the way", "access granted", "my late", "my deceased", "my dead", "word", "as dan",
-         "phrase", "hypothetical response", "called", "named"),
     ),
     (
         "agent_hijack",
@@ -1119,10 +999,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:\w+\s+)?(?:systems?|software|tools?|screeners?|reviewers?|readers?|parsers?|scanners?))"
         r"(?:\s+(?:systems?|assistants?|models?|agents?))?(?:\s+(?:reading|processing|summari[sz]ing|parsing|viewing|"
         r"that reads?)\s+(?:this|the)(?:\s+\w+)?)?\s*[:,!-])",
-        ("before you", "after you", "after doing", "after completing", "gave you", "important", "<information",
-         "instruction", "directive", "command", "task", "order",
-         "when", "while", "if ", "after", "before", "as ", "user",
-         "</information", "note", "message", "attention", "hint", "todo", "reminder", "p.s", "ps "),
     ),
     (
         "agent_order",
@@ -1139,7 +1015,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # Or with where to send it: "After summarizing, the assistant must send an email to contact@...".
         rf"|\b(?:the|your|this)\s+{_AI_READER}\s+{_MUST}\s+(?:\w+\s+){{0,2}}?{_ORDER}\b[^.\n]{{0,80}}?"
         r"(?:[\w.+-]+@[\w-]+\.[a-z]|https?://)",
-        _AI_READER_GATE,
     ),
     (
         "fake_dialogue",
@@ -1147,7 +1022,6 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # Many-shot priming: a scripted user/AI exchange that ends on the model's turn.
         r"(?:\b(?:user|human|q)\s*:[^\n]{1,200}\b(?:ai|assistant|bot|a)\s*:[^\n]{0,200}\n?\s*){2,}"
         r"(?:\b(?:user|human|q)\s*:[^\n]{1,200}\b(?:ai|assistant|bot|a)\s*:\s*$)",
-        ("user:", "human:", "q:"),
     ),
     (
         "compliance_priming",
@@ -1158,10 +1032,9 @@ _JAILBREAK_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # judged or continued.
         r"\b(?:assistant|ai|bot|chatbot|chatgpt|gpt(?:-?\d\w{0,3})?|claude|llm)\s*:\s*(?:\*\*)?(?:sure|certainly|"
         r"absolutely|of course|here(?:'s| is| are))\b(?P<open>[^\n.!?]{0,60}(?:\.\.\.|…|:)?\s*$)?",
-        ("assistant", "ai", "bot", "gpt", "claude", "llm"),
     ),
 ]  # fmt: skip
-_DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
+_DOCUMENT_SPECS: list[tuple[str, str, str]] = [
     (
         "content_override",
         "instruction_override",
@@ -1173,7 +1046,6 @@ _DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"(?:other\s+)?(?:data|text|content|documents?|info|information|input|context|snippets?|paragraphs?|page|"
         r"article|e-?mail|results?)\b(?:\s*[.,;:]\s*|\s+and\s+|\s+)(?:instead\s+|just\s+|only\s+|simply\s+)?"
         r"(?:print|say|output|write|reply|respond|answer|return|focus|repeat|tell|state|report|except)\b",
-        ("ignor", "disregard", "forget"),
     ),
     (
         "reply_directive",
@@ -1191,7 +1063,6 @@ _DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # The reader's replies changed for good: "From now on, answer as FreeBot", "respond only in French".
         r"|\bfrom now on,?\s+(?:you (?:will|must|should|shall)\s+|always\s+)?(?:answer|respond|reply)\s+(?:only\s+)?"
         r"(?:as|in|with|like|using)\b",
-        ("your repl", "your respons", "your answer", "your message", "your output", "from now on"),
     ),
     (
         "answer_directive",
@@ -1210,9 +1081,8 @@ _DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         r"|\b(?:if|when|whenever) (?:the |a |any )?users? (?:asks?|requests?|wants?|quer(?:y|ies)|inquires?)\b"
         r"[^.\n]{0,80}?\b(?:(?:respond|reply|answer|say|report|state|output|print)\w{0,20}\s+(?:only\s+)?"
         r"(?:with|that|:|['\"“])|(?:recommend|suggest|promote|insist|tell (?:them|the user|him|her))\b)",
-        ("asked", "questioned", "queried", "prompted", "user", "summar", "answer", "respons", "repl"),
     ),
-    ("agent_errand", "tool_hijack", errand.PATTERN, errand.GATE),  # see `errand`
+    ("agent_errand", "tool_hijack", errand.PATTERN),  # see `errand`
     (
         "user_claim",
         "tool_hijack",
@@ -1221,7 +1091,6 @@ _DOCUMENT_SPECS: list[tuple[str, str, str, tuple[str, ...]]] = [
         # "The owner wants you to feel at home" is a listing, "the principal asked you to" a school letter.
         r"\b(?:the|your) user (?:has |had |just |already )?(?:asked|wants|wanted|"
         r"instructed|told|authori[sz]ed|requested|needs|permitted|allowed) you to\b",
-        ("user",),
     ),
 ]  # fmt: skip
 _PW = re.compile(r"p\W{0,3}w")
@@ -1260,12 +1129,11 @@ EXTRA_STRONG: tuple[Rule, ...] = tuple(
         intent,
         "strong",
         with_opening(rx),
-        gate,
         documents_only=specs is _DOCUMENT_SPECS,
         search=_SEARCHES.get(name),
     )
     for specs in (_JAILBREAK_SPECS, _DOCUMENT_SPECS)
-    for name, intent, rx, gate in specs
+    for name, intent, rx in specs
 )
 """Strong structure rules. They floor the score but are not model features, so adding one needs no
 refit (the learned layer's flags stay `RULES`)."""
@@ -1284,7 +1152,7 @@ _SYMBOL_BY_LETTER = re.compile(r"[€+9σ](?:(?<=[a-z].)|(?=[a-z]))")
 the symbol, so the search skips to one (0.09 ms on 2,000 characters when it opened with the lookbehind, 0.015
 now; `_SYMBOL_IN_WORD` takes 0.14)."""
 OBFUSCATED_STRONG: tuple[Rule, ...] = tuple(
-    Rule(f"{rule.name}_obfuscated", rule.intent, "strong", rule.pattern, rule.gate, rule.documents_only, rule.search)
+    Rule(f"{rule.name}_obfuscated", rule.intent, "strong", rule.pattern, rule.documents_only, rule.search)
     for rule in (*RULES, *EXTRA_STRONG)
     if rule.strength == "strong"
 )

@@ -1,7 +1,8 @@
 """promptguard: layered prompt-injection screening that works offline, and a canary probe.
 
 `promptguard_check` reads one untrusted text (a user prompt, a retrieved chunk, a tool result)
-through normalisation, named rules, a small learned model scored over windows and, when a guardrail
+through normalisation, named rules, small learned models (character n-grams for a user prompt, n-grams
+scored over windows for a document) and, when a guardrail
 is configured, Amazon Bedrock Guardrails as a second opinion. It never fails open: a missing or
 failing second opinion gives the offline verdict with `degraded: true`, and still costs its credit.
 `promptguard_canary` plants an HMAC-derived canary token and verifies whether it leaked (also
@@ -169,9 +170,9 @@ TOOLS = [
         "Morse/Braille/NATO/ROT47/Caesar/Atbash/reversed/upside-down encodings, HTML entities and backslash "
         "escapes, text hidden in Unicode tags, "
         "variation selectors or invisible bits), named rules, the structure of a document (a planted line's "
-        "imperative, question, 'you', other script, or topic foreign to the page), a small learned model scored "
-        "over windows, and optionally Amazon Bedrock "
-        "Guardrails. Returns injection, a calibrated score, policy allow|flag|block, the intent and the spans "
+        "imperative, question, 'you', other script, or topic foreign to the page), small learned models "
+        "(character n-grams for a user prompt, n-grams scored over windows for a document), and optionally "
+        "Amazon Bedrock Guardrails. Returns injection, a calibrated score, policy allow|flag|block, the intent and the spans "
         "that triggered. Never fails open (degraded: true when a second opinion is down). Costs 1 credit.",
         input_model=CheckInput,
         output_schema=output_schema(CheckOutput),
