@@ -172,8 +172,9 @@ TOOLS = [
         "variation selectors or invisible bits), named rules, the structure of a document (a planted line's "
         "imperative, question, 'you', other script, or topic foreign to the page), small learned models "
         "(character n-grams for a user prompt, n-grams scored over windows for a document), and optionally "
-        "Amazon Bedrock Guardrails. Returns injection, a calibrated score, policy allow|flag|block, the intent and the spans "
-        "that triggered. Never fails open (degraded: true when a second opinion is down). Costs 1 credit.",
+        "Amazon Bedrock Guardrails. Returns injection, a calibrated score, policy allow|flag|block, the intent "
+        "and the spans that triggered. Never fails open (degraded: true when a second opinion is down). "
+        "Costs 1 credit.",
         input_model=CheckInput,
         output_schema=output_schema(CheckOutput),
     ),
