@@ -22,6 +22,7 @@ from snapshot_restore_py import register_after_restore, register_before_snapshot
 
 from mcp_platform import aws, ids
 from mcp_router.http import HttpRequest
+from mcp_router.tool_embedding import wordllama
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -47,6 +48,7 @@ def prime(app: GatewayApp, registry: Registry) -> None:
     """
     for spec in registry:
         spec.to_wire()
+    wordllama()  # tools_search's embedding: reading its weights takes most of a second
     for path in _OFFLINE_PATHS:
         app.gateway.handle(HttpRequest("GET", path, {}, b""))
 
