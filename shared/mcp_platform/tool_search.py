@@ -11,8 +11,8 @@ descriptions say) at a lower weight than its own words.
 Words alone miss paraphrases (*turn this voice memo into text* shares no word with
 "Transcribes a recording"), so when an embedding is given (`tool_embedding.py`) each
 tool's score is a mix: its BM25F score over the query's best one, and the cosine of the
-query's vector with the vector of the tool's name, title and first sentence (computed
-once, when the index is built). The router passes WordLlama (`mcp_router.tool_embedding`).
+query's vector (its words and the vocabulary's) with the vector of the tool's name, title
+and first sentence (computed once, when the index is built). The router passes WordLlama (`mcp_router.tool_embedding`).
 About a millisecond a query over the whole catalogue.
 """
 
@@ -37,7 +37,7 @@ FIELD_WEIGHTS = {"name": 3.0, "title": 3.0, "summary": 2.0, "description": 1.0, 
 """How much a word found in each field counts (BM25F: weighted term frequencies)."""
 EXPANSION_WEIGHT = 0.4
 """A word the vocabulary adds counts this much of one the caller wrote."""
-SEMANTIC_WEIGHT = 0.5
+SEMANTIC_WEIGHT = 0.7
 """The embedding's share of the mixed score (BM25F scaled to the query's best is the rest): chosen by
 5-fold and leave-one-service-out cross-validation over tasks.jsonl (bench/discovery.py --cv)."""
 STATUS_PENALTY = 0.5
@@ -134,7 +134,8 @@ class ToolIndex:
                 scores[i] = scores.get(i, 0.0) + weight * score
         if self._embedding is not None and self._vectors is not None:
             best = max(scores.values(), default=0.0) or 1.0
-            vector = self._embedding.embed([query])[0]
+            # The vocabulary's words join the query's vector too (cross-validation preferred it).
+            vector = self._embedding.embed([" ".join([query, *expansions(query, self._vocabulary)])])[0]
             cosines = [sum(map(mul, vector, tool)) for tool in self._vectors]  # unit vectors: dot = cosine
             mix = self._semantic_weight
             scores = {i: (1 - mix) * scores.get(i, 0.0) / best + mix * c for i, c in enumerate(cosines)}
@@ -156,15 +157,18 @@ def _idf(n: int, df: int) -> float:
 
 def query_terms(query: str, vocabulary: Mapping[str, tuple[str, ...]] = EXPANSIONS) -> dict[str, float]:
     """The query's stems (weight 1) and the vocabulary's expansions of its words and word pairs."""
-    own = words(query)
-    terms: dict[str, float] = dict.fromkeys(own, 1.0)
+    terms: dict[str, float] = dict.fromkeys(words(query), 1.0)
+    for added in expansions(query, vocabulary):
+        for term in words(added):
+            terms.setdefault(term, EXPANSION_WEIGHT)
+    return terms
+
+
+def expansions(query: str, vocabulary: Mapping[str, tuple[str, ...]] = EXPANSIONS) -> list[str]:
+    """What the vocabulary adds for the query's words, their stems and its word pairs."""
     raw = _WORD.findall(query.lower())
     phrases = dict.fromkeys([*raw, *(stem(w) for w in raw), *(f"{a} {b}" for a, b in pairwise(raw))])
-    for phrase in phrases:
-        for added in vocabulary.get(phrase, ()):
-            for term in words(added):
-                terms.setdefault(term, EXPANSION_WEIGHT)
-    return terms
+    return [added for phrase in phrases for added in vocabulary.get(phrase, ())]
 
 
 def embedding_text(spec: ToolSpec) -> str:
