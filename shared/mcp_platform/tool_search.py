@@ -75,7 +75,7 @@ def summary(description: str) -> str:
 
 
 class Embedding(Protocol):
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    def embed(self, texts: Sequence[str]) -> Sequence[Sequence[float]]:
         """One unit-length vector per text."""
         ...
 

@@ -70,17 +70,18 @@ class StaticEmbedding:
         self._rows = rows
         self._scales = scales
 
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
         return [self._embed(text[:MAX_QUERY_CHARS]) for text in texts]
 
-    def _embed(self, text: str) -> list[float]:
+    @lru_cache(maxsize=1024)  # noqa: B019 - one embedding per process; keeps the tools' vectors across gateways
+    def _embed(self, text: str) -> tuple[float, ...]:
         total = [0.0] * DIMENSIONS
         for token in self._tokenizer.encode(text):
             scale = self._scales[token]
             row = self._rows[token * DIMENSIONS : (token + 1) * DIMENSIONS]
             total = [t + scale * v for t, v in zip(total, row, strict=True)]
         norm = math.sqrt(sum(map(mul, total, total))) or 1.0
-        return [t / norm for t in total]
+        return tuple(t / norm for t in total)
 
 
 @cache
