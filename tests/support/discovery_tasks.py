@@ -22,6 +22,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "discovery"
 TASKS = FIXTURES / "tasks.jsonl"
 LATE_TASKS = FIXTURES / "tasks_late.jsonl"
 """Written after the vocabulary was tuned, and never tuned on: a second held-out set."""
+FRESH_TASKS = FIXTURES / "tasks_fresh.jsonl"
+"""Written before the embedding was tried, by another hand, in five styles; never tuned on: a third."""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.mcp import tool_result
 from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.tool_search import ToolIndex, summary
+from mcp_router.tool_embedding import wordllama
 
 if TYPE_CHECKING:
     from mcp_platform.profiles import Profile
@@ -94,7 +95,7 @@ class MetaTools:
     @cached_property
     def _index(self) -> ToolIndex:
         """Built on first search from the registry itself (a few ms), so it lists exactly what tools/list does."""
-        return ToolIndex(self._registry, self._registry.descriptions)
+        return ToolIndex(self._registry, self._registry.descriptions, embedding=wordllama())
 
     @staticmethod
     def listed(profile: Profile) -> list[ToolSpec]:

@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING
 from snapshot_restore_py import register_after_restore, register_before_snapshot
 
 from mcp_platform import aws, ids
+from mcp_platform.tool_search import embedding_text
 from mcp_router.http import HttpRequest
+from mcp_router.tool_embedding import wordllama
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -48,6 +50,8 @@ def prime(app: GatewayApp, registry: Registry) -> None:
     """
     for spec in registry:
         spec.input_model.model_rebuild()
+    # tools_search's embedding and the tools' vectors (cached by the embedding): about 0.3 s on first use
+    wordllama().embed([embedding_text(spec) for spec in registry])
     for path in _OFFLINE_PATHS:
         app.gateway.handle(HttpRequest("GET", path, {}, b""))
 
