@@ -148,7 +148,7 @@ def test_health_needs_no_key_and_says_which_backends_are_active(
     assert body(response) == {
         "status": "ok",
         "version": "1.2.3",
-        "tools": 3,
+        "tools": 4,  # the three tools of the test registry and tools_search
         "backends": {
             "search": {"provider": "serper", "base_url": "public default", "missing": ["SEARCH_API_KEY_PARAMETER"]},
             "llm": {"provider": "openai", "model": None, "base_url": "configured", "missing": ["LLM_MODEL"]},

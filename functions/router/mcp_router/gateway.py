@@ -30,12 +30,13 @@ from mcp_platform.jsonrpc import (
 )
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.observability import log_context, logger
-from mcp_platform.profiles import connection_profile
+from mcp_platform.profiles import ALL, connection_profile
 from mcp_router.auth import Authenticator, Principal, extract_key
 from mcp_router.calls import ToolCaller
 from mcp_router.credits import CreditResources
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
+from mcp_router.meta_tools import MetaTools
 from mcp_router.methods import Exchange, Methods
 from mcp_router.protected_resource import METADATA_CORS, METADATA_PATHS, ProtectedResource
 from mcp_router.rate_units import USAGE_READ_UNITS, rate_units
@@ -147,8 +148,9 @@ class Gateway:
             {
                 "status": "ok",
                 "version": self._settings.server_version,
-                # What tools/list returns to an account approved for every service.
-                "tools": sum(self._settings.enable_preview_tools or not spec.preview for spec in self._deps.registry),
+                # What tools/list returns to an account approved for every service, tools_search included.
+                "tools": sum(self._settings.enable_preview_tools or not spec.preview for spec in self._deps.registry)
+                + len(MetaTools.listed(ALL)),
                 "backends": provider_status(),
             }
         )
