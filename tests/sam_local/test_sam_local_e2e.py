@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 
 import boto3
+import httpx
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -63,3 +64,22 @@ async def test_list_and_call_free_and_billed_tools_through_sam_local(sam_local) 
     s3 = boto3.client("s3", endpoint_url=sam_local.aws_endpoint, region_name="us-east-1")
     stored = s3.get_object(Bucket="stagingbucket", Key=f"{account_id}/{staged.structured_content['id']}")
     assert stored["Body"].read() == CONTENT
+
+
+def test_oauth_discovery_through_sam_local(sam_local) -> None:
+    """What a hosted connector does first, served by the router's and the AuthFunction's own containers:
+    an unauthenticated /mcp names the resource metadata, which names the authorization server."""
+    base = sam_local.url.removesuffix("/mcp")
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    challenge = httpx.post(
+        sam_local.url, json=ping, headers={"Accept": "application/json, text/event-stream"}, timeout=300
+    )
+    assert challenge.status_code == 401
+    assert 'resource_metadata="' in challenge.headers["www-authenticate"]
+    resource = httpx.get(f"{base}/.well-known/oauth-protected-resource/mcp", timeout=300).json()
+    assert resource["resource"] == sam_local.url
+    issuer = resource["authorization_servers"][0]
+    server = httpx.get(f"{base}/.well-known/oauth-authorization-server", timeout=300)
+    assert server.status_code == 200, server.text
+    assert server.json()["issuer"] == issuer
+    assert server.json()["code_challenge_methods_supported"] == ["S256"]
