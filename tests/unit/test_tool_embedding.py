@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from operator import mul
 
-import pytest
-
 from mcp_router.tool_embedding import DIMENSIONS, wordllama
 from tests.support.discovery_tasks import FRESH_TASKS, LATE_TASKS, TASKS, load_tasks
-
-needs_wheel = pytest.mark.skipif(importlib.util.find_spec("wordllama") is None, reason="wordllama is a dev requirement")
 
 
 def test_vectors_are_unit_length_and_an_empty_text_is_zero() -> None:
@@ -26,7 +21,6 @@ def test_related_sentences_are_nearer_than_unrelated_ones() -> None:
     assert sum(map(mul, audio, speech)) > sum(map(mul, audio, city))
 
 
-@needs_wheel
 def test_the_tokenizer_gives_the_wheels_tokens() -> None:
     import importlib.resources
 
@@ -40,7 +34,6 @@ def test_the_tokenizer_gives_the_wheels_tokens() -> None:
     assert [ours.encode(t) for t in texts] == [reference.encode(t, add_special_tokens=False).ids for t in texts]
 
 
-@needs_wheel
 def test_the_committed_data_is_the_wheels() -> None:
     """scripts/build_tool_vectors.py wrote data/ from the pinned wheel; rerun it after upgrading wordllama."""
     from importlib.resources import files
