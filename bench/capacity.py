@@ -113,8 +113,8 @@ def measure() -> dict[str, dict[str, dict[str, int]]]:
     from mcp_platform.ratelimit.limiter import DynamoRateLimiter
     from mcp_platform.tasks.dynamodb import build_task_store
     from mcp_platform.tasks.worker import run_task
+    from mcp_router import dependencies, gateway
     from mcp_router.auth import KeyAuthenticator
-    from mcp_router.gateway import Dependencies, Gateway
     from mcp_router.http import HttpRequest
     from mcp_router.settings import RouterSettings
     from tests.support.router import fake_registry, fake_spec
@@ -139,8 +139,8 @@ def measure() -> dict[str, dict[str, dict[str, int]]]:
         admin.create_account("bench", frozenset(registry.services), 1_000, account_id="acct_cap")
         key = admin.issue_key("acct_cap")
         tasks = build_task_store("TasksTable", "stagingbucket", ddb, boto3.client("s3"))
-        gateway = Gateway(
-            Dependencies(
+        router = gateway.Gateway(
+            dependencies.Dependencies(
                 registry=registry,
                 authenticator=KeyAuthenticator(store, 60),
                 ledger=ledger,
@@ -159,7 +159,7 @@ def measure() -> dict[str, dict[str, dict[str, int]]]:
 
         def post(method: str, params: dict[str, Any], extra: dict[str, str] | None = None) -> dict[str, Any]:
             body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
-            response = gateway.handle(HttpRequest("POST", "/mcp", {**headers, **(extra or {})}, body))
+            response = router.handle(HttpRequest("POST", "/mcp", {**headers, **(extra or {})}, body))
             assert response.status == 200, response.body
             answer: dict[str, Any] = json.loads(response.body)
             return answer

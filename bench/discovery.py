@@ -151,7 +151,8 @@ def list_sizes(registry: Registry) -> list[tuple[str, int]]:
     from mcp_platform.billing.memory import MemoryLedger
     from mcp_platform.ratelimit.limiter import MemoryRateLimiter
     from mcp_router.auth import KeyAuthenticator
-    from mcp_router.gateway import Dependencies, Gateway
+    from mcp_router.dependencies import Dependencies
+    from mcp_router.gateway import Gateway
     from mcp_router.http import HttpRequest
     from mcp_router.settings import RouterSettings
 

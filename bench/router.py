@@ -97,7 +97,8 @@ def router_app(direct: bool = False) -> Any:
     from mcp_platform.registry import load_registry
     from mcp_router.asgi import GatewayApp
     from mcp_router.auth import KeyAuthenticator
-    from mcp_router.gateway import Dependencies, Gateway
+    from mcp_router.dependencies import Dependencies
+    from mcp_router.gateway import Gateway
     from mcp_router.settings import RouterSettings
 
     store = MemoryAccountStore()
@@ -261,7 +262,8 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
     from mcp_platform.ratelimit.limiter import DynamoRateLimiter
     from mcp_platform.registry import Registry, ToolSpec, load_registry
     from mcp_router.auth import KeyAuthenticator
-    from mcp_router.gateway import Dependencies, Gateway
+    from mcp_router.dependencies import Dependencies
+    from mcp_router.gateway import Gateway
     from mcp_router.http import HttpRequest
     from mcp_router.settings import RouterSettings
 

@@ -26,7 +26,8 @@ from mcp_platform.ratelimit.limiter import MemoryRateLimiter
 from mcp_platform.registry import Annotations, Registry, ToolSpec, load_registry
 from mcp_platform.tasks.worker import run_task
 from mcp_router.auth import KeyAuthenticator
-from mcp_router.gateway import Dependencies, Gateway
+from mcp_router.dependencies import Dependencies
+from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.settings import RouterSettings
 from tests.support import ledgers

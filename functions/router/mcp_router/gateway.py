@@ -8,9 +8,7 @@ batch, notifications answered with 202, requests dispatched to `Methods`.
 
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -31,7 +29,7 @@ from mcp_platform.jsonrpc import (
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.observability import log_context, logger
 from mcp_platform.profiles import ALL, connection_profile
-from mcp_router.auth import Authenticator, Principal, extract_key
+from mcp_router.auth import Principal, extract_key
 from mcp_router.calls import ToolCaller
 from mcp_router.credits import CreditResources
 from mcp_router.headers import decode_header_value
@@ -48,14 +46,7 @@ from mcp_router.transport import TRANSPORT_ERROR, check_http, invalid_request, p
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from mcp_platform.admin import SignupDesk
-    from mcp_platform.billing.lifecycle import CallLedger
-    from mcp_platform.billing.usage import LedgerHistory
-    from mcp_platform.ratelimit.limiter import RateLimiter
-    from mcp_platform.registry import Registry
-    from mcp_platform.tasks.store import TaskStore
-    from mcp_router.invoker import Invoker
-    from mcp_router.settings import RouterSettings
+    from mcp_router.dependencies import Dependencies
 
 _NAME_PARAM = {
     "tools/call": "name",
@@ -68,27 +59,6 @@ _NAME_PARAM = {
 """Methods whose `Mcp-Name` header mirrors a body parameter (modern era)."""
 _ROUTING_HEADERS = ("mcp-protocol-version", "mcp-method", "mcp-name")
 _UNPARSABLE = object()
-
-
-@dataclass(frozen=True)
-class Dependencies:
-    registry: Registry
-    authenticator: Authenticator
-    ledger: CallLedger
-    limiter: RateLimiter
-    invoker: Invoker
-    settings: RouterSettings
-    signups: SignupDesk | None = None
-    """Self-service sign-up; None answers /api/auth/register as closed."""
-    signup_limiter: RateLimiter | None = None
-    """Per-source-address windows of an hour for sign-ups."""
-    history: LedgerHistory | None = None
-    """Ledger pages for credits://ledger and credits://usage; None reads them through `ledger.entries`."""
-    clock: Callable[[], float] = time.time
-    """Wall clock of deadlines (tests move it by hand)."""
-    sleep: Callable[[float], None] = time.sleep
-    task_store: TaskStore | None = None
-    """Durable tasks are offered when a store is given and the invoker can start tasks."""
 
 
 class Gateway:

@@ -12,7 +12,7 @@ from mcp_router.tasks import Tasks
 
 if TYPE_CHECKING:
     from mcp_router.calls import ToolCaller
-    from mcp_router.gateway import Dependencies
+    from mcp_router.dependencies import Dependencies
 
 
 def settlement(deps: Dependencies) -> Calls:

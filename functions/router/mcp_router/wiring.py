@@ -16,7 +16,7 @@ from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.tasks.dynamodb import build_task_store
 from mcp_router.auth import KeyAuthenticator
-from mcp_router.gateway import Dependencies
+from mcp_router.dependencies import Dependencies
 from mcp_router.invoker import Invoker, LambdaInvoker, invoke_client
 from mcp_router.settings import RouterSettings
 
