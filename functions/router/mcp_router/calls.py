@@ -34,7 +34,6 @@ from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 from mcp_platform.mcp import tool_result
 from mcp_platform.oauth.scopes import service_scope
 from mcp_platform.observability import logger
-from mcp_platform.profiles import ALL
 from mcp_platform.registry import NESTED_TOO_DEEPLY
 from mcp_router.telemetry import record_call
 
@@ -43,26 +42,13 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel
 
-    from mcp_platform.profiles import Profile
     from mcp_platform.registry import Registry, ToolSpec
     from mcp_router.auth import Principal
+    from mcp_router.context import RequestContext
     from mcp_router.invoker import Invoker
 
 SETTLE_MARGIN_SECONDS = 2.0
 """Time kept back from the router's deadline to settle or refund after the service answers."""
-
-
-@dataclass(frozen=True)
-class CallContext:
-    principal: Principal
-    request_id: str
-    rpc_id: Any
-    deadline: float
-    """Epoch seconds at which the router itself stops (its Lambda's remaining time)."""
-    idempotency_scope: str | None = None
-    """The Idempotency-Key header; in a batch, the header and the member's JSON-RPC id."""
-    profile: Profile = ALL
-    """The connection's profile: a tool outside it is refused, before anything is charged."""
 
 
 MIN_INVOKE_SECONDS = 1.0
@@ -91,11 +77,11 @@ class ToolCaller:
         """Whether `principal` may see and call `spec` (approved service, within its scopes; preview if enabled)."""
         return spec.service in principal.services and (self._preview or not spec.preview)
 
-    def callable(self, spec: ToolSpec, ctx: CallContext) -> bool:
+    def callable(self, spec: ToolSpec, ctx: RequestContext) -> bool:
         """Whether this connection may call `spec`: visible to the caller and inside the connection's profile."""
         return self.visible(spec, ctx.principal) and ctx.profile.allows(spec)
 
-    def tool(self, ctx: CallContext, params: dict[str, Any]) -> ToolSpec:
+    def tool(self, ctx: RequestContext, params: dict[str, Any]) -> ToolSpec:
         """The tool `params.name` names, if this connection may call it; else -32602 (nothing is charged)."""
         name = params.get("name")
         spec = self._registry.get(name) if isinstance(name, str) else None
@@ -117,7 +103,7 @@ class ToolCaller:
             )
         return spec
 
-    def call(self, ctx: CallContext, params: dict[str, Any]) -> dict[str, Any]:
+    def call(self, ctx: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         spec = self.tool(ctx, params)
         started = time.perf_counter()
         reply, charged = self._run(spec, ctx, params.get("arguments"))
@@ -135,13 +121,13 @@ class ToolCaller:
         )
         return result
 
-    def _run(self, spec: ToolSpec, ctx: CallContext, raw_arguments: Any) -> tuple[ServiceReply, int]:
-        reserved = self.reserve(spec, ctx, raw_arguments, deadline=ctx.deadline)
+    def _run(self, spec: ToolSpec, ctx: RequestContext, raw_arguments: Any) -> tuple[ServiceReply, int]:
+        reserved = self.reserve(spec, ctx, raw_arguments, deadline=ctx.deadline_epoch)
         if isinstance(reserved, Replay):
             return replayed(reserved), 0
         if isinstance(reserved, ServiceReply):
             return reserved, 0
-        reply = self._invoke(spec, reserved.request, ctx.deadline)
+        reply = self._invoke(spec, reserved.request, ctx.deadline_epoch)
         if reply.structured_content.get("timed_out") is True and spec.task_support != "forbidden":
             reply = _task_hint(spec, reply)
         if reserved.record is None:
@@ -151,7 +137,7 @@ class ToolCaller:
     def reserve(
         self,
         spec: ToolSpec,
-        ctx: CallContext,
+        ctx: RequestContext,
         raw_arguments: Any,
         *,
         deadline: float,
@@ -184,7 +170,7 @@ class ToolCaller:
         if ctx.idempotency_scope:
             idempotency = IdempotencyKey.for_call(account_id, ctx.idempotency_scope, spec.name, arguments_json)
         start = CallStart(account_id, spec.name, price, request_id or ctx.request_id, deadline, idempotency, origin)
-        outcome = self._take(start, None if origin == "task" else ctx.deadline - SETTLE_MARGIN_SECONDS)
+        outcome = self._take(start, None if origin == "task" else ctx.deadline_epoch - SETTLE_MARGIN_SECONDS)
         return Reserved(request, outcome) if isinstance(outcome, CallRecord) else outcome
 
     def _take(self, start: CallStart, wait_until: float | None) -> CallRecord | Replay | ServiceReply:

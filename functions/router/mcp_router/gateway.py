@@ -31,11 +31,12 @@ from mcp_platform.observability import log_context, logger
 from mcp_platform.profiles import ALL, connection_profile
 from mcp_router.auth import Principal, extract_key
 from mcp_router.calls import ToolCaller
+from mcp_router.context import RequestContext
 from mcp_router.credits import CreditResources
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.meta_tools import MetaTools
-from mcp_router.methods import Exchange, Methods
+from mcp_router.methods import Methods
 from mcp_router.protected_resource import METADATA_CORS, METADATA_PATHS, ProtectedResource
 from mcp_router.rate_units import USAGE_READ_UNITS, rate_units
 from mcp_router.registration import PATH as REGISTER_PATH
@@ -220,7 +221,7 @@ class Gateway:
             members = [
                 (
                     m,
-                    Exchange(
+                    RequestContext(
                         principal,
                         False,
                         f"{request_id}-{i}",
@@ -236,11 +237,11 @@ class Gateway:
             replies = list(self._pool.map(lambda pair: self._member(request, *pair), members))
             answers = [reply for reply, _status in replies if reply is not None]
             return HttpResponse.json(answers) if answers else HttpResponse(202)
-        exchange = Exchange(principal, modern, request_id, _request_id_of(body), deadline, idempotency, profile)
+        exchange = RequestContext(principal, modern, request_id, _request_id_of(body), deadline, idempotency, profile)
         reply, status = self._message(request, body, exchange)
         return HttpResponse(202) if reply is None else HttpResponse.json(reply, status)
 
-    def _member(self, request: HttpRequest, message: Any, ex: Exchange) -> tuple[dict[str, Any] | None, int]:
+    def _member(self, request: HttpRequest, message: Any, ex: RequestContext) -> tuple[dict[str, Any] | None, int]:
         """One batch member: whatever goes wrong stays its own error, never the whole batch's 500."""
         with log_context(request_id=ex.request_id):  # a pool thread: the request's context is not inherited
             try:
@@ -249,7 +250,7 @@ class Gateway:
                 logger.exception("unhandled error in a batch member")
                 return failure(ex.rpc_id, JsonRpcError(INTERNAL_ERROR, "Internal error")), 500
 
-    def _message(self, request: HttpRequest, message: Any, ex: Exchange) -> tuple[dict[str, Any] | None, int]:
+    def _message(self, request: HttpRequest, message: Any, ex: RequestContext) -> tuple[dict[str, Any] | None, int]:
         """One JSON-RPC message → (response or None for notifications/responses, HTTP status if alone)."""
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
             return failure(ex.rpc_id, invalid_request("not a JSON-RPC 2.0 message")), 400

@@ -25,7 +25,8 @@ from mcp_router.tool_embedding import wordllama
 if TYPE_CHECKING:
     from mcp_platform.profiles import Profile
     from mcp_platform.registry import Registry
-    from mcp_router.calls import CallContext, ToolCaller
+    from mcp_router.calls import ToolCaller
+    from mcp_router.context import RequestContext
 
 SERVICE = "platform"
 
@@ -102,7 +103,7 @@ class MetaTools:
         """The meta-tools a connection lists, after its other tools (if any)."""
         return [TOOLS_SEARCH, TOOLS_CALL] if profile.discover else [TOOLS_SEARCH]
 
-    def search(self, ctx: CallContext, raw_arguments: Any) -> dict[str, Any]:
+    def search(self, ctx: RequestContext, raw_arguments: Any) -> dict[str, Any]:
         """`tools_search`: the best tools this connection may call, as a tool result (free, never billed).
 
         Raises `ToolError` for invalid arguments (`refused` makes that the error result).

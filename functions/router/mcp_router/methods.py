@@ -8,7 +8,6 @@ exist only in the legacy era, `server/discover` only in the modern one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -19,17 +18,15 @@ from mcp_platform.errors import ToolError
 from mcp_platform.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, JsonRpcError
 from mcp_platform.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS, SERVER_INFO_META
 from mcp_platform.oauth.scopes import CREDITS_READ
-from mcp_platform.profiles import ALL
 from mcp_router import credits
-from mcp_router.calls import CallContext, ToolCaller
+from mcp_router.context import RequestContext
 from mcp_router.meta_tools import META_TOOLS, TOOLS_CALL, TOOLS_SEARCH, MetaTools, refused, unwrap
 from mcp_router.pagination import page
 from mcp_router.task_methods import LEGACY_CAPABILITY, MODERN_CAPABILITY
 
 if TYPE_CHECKING:
-    from mcp_platform.profiles import Profile
     from mcp_platform.registry import Registry, ToolSpec
-    from mcp_router.auth import Principal
+    from mcp_router.calls import ToolCaller
     from mcp_router.credits import CreditResources
     from mcp_router.settings import RouterSettings
     from mcp_router.task_methods import TaskMethods
@@ -47,23 +44,7 @@ LIST_TTL_MS = 300_000
 """Tool lists and docs change only on deploy: five minutes of client caching is safe."""
 
 
-@dataclass(frozen=True)
-class Exchange:
-    """One JSON-RPC request as the methods see it."""
-
-    principal: Principal
-    modern: bool
-    request_id: str
-    rpc_id: Any
-    deadline: float
-    """Epoch seconds at which the router stops answering this request."""
-    idempotency_scope: str | None = None
-    """What identifies the call for an Idempotency-Key: the header; in a batch, header and JSON-RPC id."""
-    profile: Profile = ALL
-    """Which tools this connection lists and may call (`profiles.py`)."""
-
-
-Handler = Callable[[Exchange, dict[str, Any]], dict[str, Any]]
+Handler = Callable[[RequestContext, dict[str, Any]], dict[str, Any]]
 
 
 class Methods:
@@ -101,7 +82,7 @@ class Methods:
             self._legacy.update(tasks.legacy_handlers())
             self._modern.update(tasks.modern_handlers())
 
-    def dispatch(self, exchange: Exchange, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def dispatch(self, exchange: RequestContext, method: str, params: dict[str, Any]) -> dict[str, Any]:
         handler = (self._modern if exchange.modern else self._legacy).get(method)
         if handler is None:
             raise JsonRpcError(METHOD_NOT_FOUND, f"Method not found: {method}")
@@ -113,7 +94,7 @@ class Methods:
 
     # -- lifecycle
 
-    def initialize(self, _ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def initialize(self, _ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         requested = params.get("protocolVersion")
         return {
             "protocolVersion": requested if requested in LEGACY_VERSIONS else LATEST_LEGACY,
@@ -122,10 +103,10 @@ class Methods:
             "instructions": INSTRUCTIONS,
         }
 
-    def ping(self, _ex: Exchange, _params: dict[str, Any]) -> dict[str, Any]:
+    def ping(self, _ex: RequestContext, _params: dict[str, Any]) -> dict[str, Any]:
         return {}
 
-    def discover(self, _ex: Exchange, _params: dict[str, Any]) -> dict[str, Any]:
+    def discover(self, _ex: RequestContext, _params: dict[str, Any]) -> dict[str, Any]:
         return {
             "supportedVersions": [*MODERN_VERSIONS, *reversed(LEGACY_VERSIONS)],
             "capabilities": self._modern_capabilities,
@@ -135,10 +116,9 @@ class Methods:
 
     # -- tools
 
-    def tools_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def tools_list(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         """The connection's tools: (unless it discovers) every tool it may call, then the meta-tools."""
-        ctx = self._context(ex)
-        callable_tools = [] if ex.profile.discover else [s for s in self._registry if self._caller.callable(s, ctx)]
+        callable_tools = [] if ex.profile.discover else [s for s in self._registry if self._caller.callable(s, ex)]
         listed = [*callable_tools, *self._meta.listed(ex.profile)]
         tools, next_cursor = page(listed, params.get("cursor"), self._settings.tools_page_size)
         result: dict[str, Any] = {"tools": [self._wire(spec) for spec in tools]}
@@ -146,20 +126,19 @@ class Methods:
             result["nextCursor"] = next_cursor
         return self._cacheable(ex, result, LIST_TTL_MS, "private")
 
-    def tools_call(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
-        ctx = self._context(ex)
+    def tools_call(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         try:
             if params.get("name") == TOOLS_SEARCH.name:
                 if self._tasks is not None:  # refuses params.task, as for every tool that runs only synchronously
-                    self._tasks.start(ex, ctx, TOOLS_SEARCH, params)
-                return self._meta.search(ctx, params.get("arguments"))
+                    self._tasks.start(ex, TOOLS_SEARCH, params)
+                return self._meta.search(ex, params.get("arguments"))
             if params.get("name") == TOOLS_CALL.name:
                 params = unwrap(params)  # from here on, exactly the tools/call it stands for
         except ToolError as exc:
             return refused(exc)
-        if self._tasks is not None and (task := self._tasks.start(ex, ctx, self._caller.tool(ctx, params), params)):
+        if self._tasks is not None and (task := self._tasks.start(ex, self._caller.tool(ex, params), params)):
             return task
-        return self._caller.call(ctx, params)
+        return self._caller.call(ex, params)
 
     def _wire(self, spec: ToolSpec) -> dict[str, Any]:
         """A tool as listed: with its service's icon (2025-11-25 `icons`) when the public URL is known."""
@@ -168,20 +147,16 @@ class Methods:
         service = PLATFORM_ICON if spec.name in META_TOOLS else spec.service
         return {**spec.to_wire(), "icons": [icon(self._settings.public_url, service)]}
 
-    @staticmethod
-    def _context(ex: Exchange) -> CallContext:
-        return CallContext(ex.principal, ex.request_id, ex.rpc_id, ex.deadline, ex.idempotency_scope, ex.profile)
-
-    def prompts_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def prompts_list(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         page([], params.get("cursor"), self._settings.tools_page_size)  # validates the cursor
         return self._cacheable(ex, {"prompts": []}, LIST_TTL_MS, "public")
 
     # -- resources
 
-    def _services(self, ex: Exchange) -> list[str]:
+    def _services(self, ex: RequestContext) -> list[str]:
         return [s for s in self._registry.services if s in ex.principal.services]
 
-    def resources_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def resources_list(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         resources = [
             {
                 "uri": "docs://catalog",
@@ -212,7 +187,7 @@ class Methods:
             result["nextCursor"] = next_cursor
         return self._cacheable(ex, result, LIST_TTL_MS, "private")
 
-    def resource_templates_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def resource_templates_list(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         page([], params.get("cursor"), self._settings.tools_page_size)
         templates = [
             {
@@ -225,7 +200,7 @@ class Methods:
         ]
         return self._cacheable(ex, {"resourceTemplates": templates}, LIST_TTL_MS, "public")
 
-    def resources_read(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def resources_read(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         uri = params.get("uri")
         if not isinstance(uri, str):
             raise JsonRpcError(INVALID_PARAMS, "resources/read needs a string `uri`")
@@ -243,7 +218,7 @@ class Methods:
         contents = {"uri": uri, "mimeType": "text/markdown", "text": text}
         return self._cacheable(ex, {"contents": [contents]}, LIST_TTL_MS, "private")
 
-    def _doc(self, ex: Exchange, uri: str) -> str | None:
+    def _doc(self, ex: RequestContext, uri: str) -> str | None:
         if uri == "docs://catalog":
             return docs.catalog(self._registry, self._services(ex))
         if uri == "docs://errors":
@@ -254,7 +229,7 @@ class Methods:
         return None
 
     @staticmethod
-    def _cacheable(ex: Exchange, result: dict[str, Any], ttl_ms: int, scope: str) -> dict[str, Any]:
+    def _cacheable(ex: RequestContext, result: dict[str, Any], ttl_ms: int, scope: str) -> dict[str, Any]:
         return {**result, **_cache_hint(ttl_ms, scope)} if ex.modern else result
 
 

@@ -32,8 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from mcp_platform.registry import ToolSpec
-    from mcp_router.calls import CallContext
-    from mcp_router.methods import Exchange
+    from mcp_router.context import RequestContext
     from mcp_router.tasks import Tasks
 
 EXTENSION = "io.modelcontextprotocol/tasks"
@@ -49,7 +48,7 @@ class TaskMethods:
         self._page_size = page_size
         self._wait = result_wait_s
 
-    def legacy_handlers(self) -> dict[str, Callable[[Exchange, dict[str, Any]], dict[str, Any]]]:
+    def legacy_handlers(self) -> dict[str, Callable[[RequestContext, dict[str, Any]], dict[str, Any]]]:
         return {
             "tasks/get": self.legacy_get,
             "tasks/result": self.legacy_result,
@@ -57,12 +56,12 @@ class TaskMethods:
             "tasks/cancel": self.legacy_cancel,
         }
 
-    def modern_handlers(self) -> dict[str, Callable[[Exchange, dict[str, Any]], dict[str, Any]]]:
+    def modern_handlers(self) -> dict[str, Callable[[RequestContext, dict[str, Any]], dict[str, Any]]]:
         return {"tasks/get": self.modern_get, "tasks/cancel": self.modern_cancel, "tasks/update": self.modern_update}
 
     # -- tools/call
 
-    def start(self, ex: Exchange, ctx: CallContext, spec: ToolSpec, params: dict[str, Any]) -> dict[str, Any] | None:
+    def start(self, ex: RequestContext, spec: ToolSpec, params: dict[str, Any]) -> dict[str, Any] | None:
         """The task answer to a `tools/call`, or None when this call runs synchronously."""
         if ex.modern:
             if spec.task_support == "forbidden":
@@ -71,7 +70,7 @@ class TaskMethods:
                 if spec.task_support == "required":
                     raise _missing_capability(f"{spec.name} runs only as a task")
                 return None
-            outcome = self._tasks.create(spec, ctx, params.get("arguments"), clamp_ttl_ms(None))
+            outcome = self._tasks.create(spec, ex, params.get("arguments"), clamp_ttl_ms(None))
             return {**modern_task(outcome), "resultType": "task"} if isinstance(outcome, TaskRecord) else outcome
         task = params.get("task")
         if task is None:
@@ -83,19 +82,19 @@ class TaskMethods:
             raise JsonRpcError(INVALID_PARAMS, 'params.task must be an object (task metadata, e.g. {"ttl": 600000})')
         if spec.task_support == "forbidden":
             raise JsonRpcError(METHOD_NOT_FOUND, f"{spec.name} does not support task-augmented calls")
-        outcome = self._tasks.create(spec, ctx, params.get("arguments"), clamp_ttl_ms(task.get("ttl")))
+        outcome = self._tasks.create(spec, ex, params.get("arguments"), clamp_ttl_ms(task.get("ttl")))
         if not isinstance(outcome, TaskRecord):
             return outcome  # ended before it became a task (bad arguments, no credits): the plain result
         return {"task": legacy_task(outcome)}
 
     # -- 2025-11-25
 
-    def legacy_get(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def legacy_get(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         return legacy_task(self._tasks.find(ex.principal, params.get("taskId")))
 
-    def legacy_result(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def legacy_result(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         # Wait no longer than the router itself may: its deadline, less time to answer.
-        seconds = min(self._wait, ex.deadline - time.time() - ANSWER_MARGIN_S)
+        seconds = min(self._wait, ex.deadline_epoch - time.time() - ANSWER_MARGIN_S)
         task = self._tasks.wait(ex.principal, params.get("taskId"), seconds)
         if not task.status.terminal:
             raise JsonRpcError(
@@ -107,23 +106,23 @@ class TaskMethods:
         result["_meta"] = {**result.get("_meta", {}), RELATED_TASK_META: {"taskId": task.task_id}}
         return result
 
-    def legacy_list(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def legacy_list(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         records, next_cursor = self._tasks.list(ex.principal, params.get("cursor"), self._page_size)
         result: dict[str, Any] = {"tasks": [legacy_task(t) for t in records]}
         if next_cursor:
             result["nextCursor"] = next_cursor
         return result
 
-    def legacy_cancel(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def legacy_cancel(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         return legacy_task(self._tasks.cancel(ex.principal, params.get("taskId")))
 
     # -- 2026-07-28 extension
 
-    def modern_get(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def modern_get(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         _require_extension(params)
         return modern_task(self._tasks.find(ex.principal, params.get("taskId")))
 
-    def modern_cancel(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def modern_cancel(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         _require_extension(params)
         task = self._tasks.find(ex.principal, params.get("taskId"))
         if not task.status.terminal:
@@ -133,7 +132,7 @@ class TaskMethods:
                 pass  # it ended meanwhile; cancellation is cooperative, the answer is an acknowledgement all the same
         return {}
 
-    def modern_update(self, ex: Exchange, params: dict[str, Any]) -> dict[str, Any]:
+    def modern_update(self, ex: RequestContext, params: dict[str, Any]) -> dict[str, Any]:
         """No platform tool asks for input, so no key is ever outstanding: responses are ignored, as specified."""
         _require_extension(params)
         self._tasks.find(ex.principal, params.get("taskId"))

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from mcp_platform.registry import ToolSpec
     from mcp_platform.tasks.store import TaskStore
     from mcp_router.auth import Principal
-    from mcp_router.calls import CallContext, Reserved, ToolCaller
+    from mcp_router.calls import Reserved, ToolCaller
+    from mcp_router.context import RequestContext
     from mcp_router.invoker import TaskStarter
 
 NOT_FOUND = "Failed to retrieve task: Task not found"
@@ -70,7 +71,7 @@ class Tasks:
         self._now = clock
         self._sleep = sleep
 
-    def create(self, spec: ToolSpec, ctx: CallContext, arguments: Any, ttl_ms: int) -> TaskRecord | dict[str, Any]:
+    def create(self, spec: ToolSpec, ctx: RequestContext, arguments: Any, ttl_ms: int) -> TaskRecord | dict[str, Any]:
         """A working task, or the `CallToolResult` that ended the call before it became one (never charged)."""
         now = self._now()
         task_id = new_task_id()
