@@ -12,6 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+REPLY_MARGIN_S = 1.0
+"""Time between the instant a service should have replied and the instant its caller stops waiting."""
+
 
 class ServiceRequest(BaseModel):
     """Invoke payload: `{"tool", "arguments", "account_id", "request_id"}` (+ `task_id` for a task)."""
@@ -26,6 +29,9 @@ class ServiceRequest(BaseModel):
     """The caller's credits before this call, only for tools that declare `needs_balance`."""
     task_id: str | None = None
     """Set when the call runs as a durable task (asynchronous invoke): the reply goes to the task store."""
+    deadline_epoch: float | None = None
+    """Wall-clock epoch seconds by which the service should have replied: the router stops waiting
+    `REPLY_MARGIN_S` later. Unset for a task, which runs as long as its function may."""
 
 
 class ServiceReply(BaseModel):

@@ -62,8 +62,8 @@ def _home_only(backend: Backend, headers: Mapping[str, str]) -> Callable[[httpx.
 
 
 def deadline_in(seconds: float | None) -> float | None:
-    """A `time.monotonic()` deadline `seconds` from now (None: the client's default)."""
-    return None if seconds is None else time.monotonic() + seconds
+    """An epoch-seconds deadline `seconds` from now, as `BackendClient` takes it (None: the client's default)."""
+    return None if seconds is None else time.time() + seconds
 
 
 def request_json(

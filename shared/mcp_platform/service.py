@@ -1,7 +1,8 @@
 """The service side of a tool call: from invoke payload to `ServiceReply`.
 
 A service Lambda is `ServiceApp(service, {tool_name: implementation})` and its
-handler is `app.lambda_handler`. The app re-validates arguments against the
+handler is `app.lambda_handler`: the platform's entry pipeline (`entry.py`) over
+one parse of the `ServiceRequest`. The app re-validates arguments against the
 registry's input model (the router already did; a service never trusts its
 input to have come from a current router), runs the implementation, and turns
 every failure into the handler error object: a service never raises to the
@@ -17,9 +18,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from mcp_platform.dispatch import ServiceReply, ServiceRequest
+from mcp_platform.dispatch import REPLY_MARGIN_S, ServiceReply, ServiceRequest
+from mcp_platform.entry import lambda_entry
 from mcp_platform.errors import ErrorCode, ToolError, error_object
-from mcp_platform.observability import invocation_keys, log_context, logger, traced_handler
+from mcp_platform.observability import logger
 from mcp_platform.registry import Registry, ToolSpec, load_registry
 from mcp_platform.settings import FunctionSettings
 from mcp_platform.tasks.worker import cancel_probe, run_task, task_store
@@ -33,15 +35,16 @@ class CallContext:
     request_id: str
     balance: int | None = None
     """The caller's credits before this call; set only for tools declaring `needs_balance`."""
-    deadline: float | None = None
-    """`time.monotonic()` by which the implementation should have returned, if known."""
+    deadline_epoch: float | None = None
+    """Wall-clock epoch seconds (`time.time()`) by which the implementation should have returned, if known:
+    the router's `ServiceRequest.deadline_epoch`, or sooner when this function's own time ends first."""
     in_task: bool = False
     """The call runs as a durable task: no client is waiting on the connection, time caps may be longer."""
     cancelled: Callable[[], bool] = field(default=lambda: False)
     """True once the call's task was cancelled: long tools check it between steps and stop early."""
 
     def seconds_left(self, default: float = 30.0) -> float:
-        return default if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        return default if self.deadline_epoch is None else max(0.0, self.deadline_epoch - time.time())
 
 
 @dataclass
@@ -89,21 +92,28 @@ class ServiceApp:
         self._tools: dict[str, tuple[ToolSpec, Implementation]] = {
             name: (specs[name], impl) for name, impl in implementations.items()
         }
-        self._cold = True
-        self.lambda_handler = traced_handler(self._lambda_entry)
+        # In `make dev` every service runs inside the router's process: its log keys stay in its thread.
+        self.lambda_handler = lambda_entry(self._invocation, shares_process=True)
 
     def handle(self, payload: Mapping[str, Any], context: CallContext | None = None) -> ServiceReply:
         """Run one call. Never raises: every failure is an error object in the reply."""
         try:
             request = ServiceRequest.model_validate(payload)
         except ValidationError as exc:
-            return _error(f"malformed service payload: {exc.error_count()} problem(s)", ErrorCode.INTERNAL)
+            return _malformed(exc)
+        return self.run(request, context)
+
+    def run(self, request: ServiceRequest, context: CallContext | None = None) -> ServiceReply:
+        """Run one parsed call (`context`: from the request when not given). Never raises."""
         entry = self._tools.get(request.tool)
         if entry is None:
             return _error(f"{self.service} has no tool {request.tool!r}", ErrorCode.NOT_FOUND)
         spec, implementation = entry
         ctx = context or CallContext(
-            account_id=request.account_id, request_id=request.request_id, balance=request.balance
+            account_id=request.account_id,
+            request_id=request.request_id,
+            balance=request.balance,
+            deadline_epoch=request.deadline_epoch,
         )
         try:
             arguments = spec.validate(request.arguments)
@@ -116,43 +126,38 @@ class ServiceApp:
             logger.exception("tool crashed", extra={"tool": spec.name})
             return _error(f"{spec.name} failed unexpectedly; the call was not charged", ErrorCode.INTERNAL)
 
-    def _lambda_entry(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
-        task_id = event.get("task_id")
-        deadline = None
+    def _invocation(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        """One Lambda invocation: the payload parsed once, then the call (or the task) it asks for."""
+        try:
+            request = ServiceRequest.model_validate(event)
+        except ValidationError as exc:
+            if event.get("task_id"):
+                raise  # a failed task invocation goes to the on-failure destination, which fails the task
+            return _malformed(exc).model_dump(mode="json")
         ends_by = time.time()  # without a Lambda context (in process): a task starts if its deadline is ahead
+        deadline = request.deadline_epoch
         if context is not None and hasattr(context, "get_remaining_time_in_millis"):
             seconds = context.get_remaining_time_in_millis() / 1000
             ends_by += seconds
-            if not task_id:
+            if not request.task_id:
                 # A task-capable service's function outlives a synchronous call: the router waits only this long.
                 seconds = min(seconds, self.settings.service_timeout_seconds)
-            deadline = time.monotonic() + seconds - 1.0
-        balance = event.get("balance")
+            own = time.time() + seconds - REPLY_MARGIN_S
+            deadline = own if deadline is None else min(deadline, own)
         ctx = CallContext(
-            account_id=str(event.get("account_id", "")),
-            request_id=str(event.get("request_id", "")),
-            balance=balance if isinstance(balance, int) else None,
-            deadline=deadline,
-            in_task=bool(task_id),
-            cancelled=cancel_probe(task_store(self.settings), task_id) if task_id else (lambda: False),
+            account_id=request.account_id,
+            request_id=request.request_id,
+            balance=request.balance,
+            deadline_epoch=deadline,
+            in_task=bool(request.task_id),
+            cancelled=cancel_probe(task_store(self.settings), request.task_id) if request.task_id else (lambda: False),
         )
-        cold, self._cold = self._cold, False
-        # This invocation's keys only: in make dev the router's own context resumes after the call.
-        with log_context(
-            **invocation_keys(context, cold_start=cold),
-            tool=event.get("tool"),
-            request_id=ctx.request_id,
-            correlation_id=ctx.request_id,
-            task_id=task_id,
-        ):
-            if task_id:
-                return run_task(
-                    ServiceRequest.model_validate(event),
-                    lambda: self.handle(event, ctx),
-                    task_store(self.settings),
-                    ends_by,
-                )
-            return self.handle(event, ctx).model_dump(mode="json")
+        logger.thread_safe_append_keys(
+            tool=request.tool, request_id=request.request_id, correlation_id=request.request_id, task_id=request.task_id
+        )
+        if request.task_id:
+            return run_task(request, lambda: self.run(request, ctx), task_store(self.settings), ends_by)
+        return self.run(request, ctx).model_dump(mode="json")
 
 
 def _reply(result: dict[str, Any] | BaseModel | ToolOutput) -> ServiceReply:
@@ -177,6 +182,10 @@ def _dump(model: BaseModel) -> dict[str, Any]:
         if info.is_required() and not info.exclude and getattr(model, name) is None:
             data[name] = None
     return data
+
+
+def _malformed(exc: ValidationError) -> ServiceReply:
+    return _error(f"malformed service payload: {exc.error_count()} problem(s)", ErrorCode.INTERNAL)
 
 
 def _error(message: str, code: str) -> ServiceReply:

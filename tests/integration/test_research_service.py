@@ -103,7 +103,7 @@ def test_no_time_left_returns_what_it_has_instead_of_timing_out(live_from: Any, 
         "account_id": "a",
         "request_id": "r",
     }
-    reply = app.handle(payload, CallContext("a", "r", deadline=time.monotonic() + 3))
+    reply = app.handle(payload, CallContext("a", "r", deadline_epoch=time.time() + 3))
     out = ok("research_brief", reply, validate_output)
     assert out["fail_gate"]["reason"] == "quote_gate_failed" and reply.waive_charge
     assert any(g.startswith("time budget") for g in out["gaps"])

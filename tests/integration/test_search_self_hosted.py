@@ -184,10 +184,10 @@ def test_the_summary_model_gets_only_what_the_call_has_left(
         return real(**kwargs)
 
     monkeypatch.setattr(llm, "complete", recording)
-    deadline = time.monotonic() + 12.0
+    deadline = time.time() + 12.0
     reply = app.handle(
         {"tool": "search_fetch_summary", "arguments": {"url": site.url("/a")}, "account_id": "a", "request_id": "r"},
-        CallContext(account_id="a", request_id="r", deadline=deadline),
+        CallContext(account_id="a", request_id="r", deadline_epoch=deadline),
     )
     assert reply.structured_content["summary"]
     assert len(asked) == 1 and 0 < asked[0] <= 11.0  # the page was fetched first; the model gets the rest

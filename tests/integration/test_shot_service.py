@@ -43,7 +43,7 @@ def _chromium(staging_bucket: str, monkeypatch: pytest.MonkeyPatch, reload_setti
 
 
 def call(tool: str, seconds: float = 25.0, **arguments: Any) -> Any:
-    ctx = CallContext(account_id=ACCOUNT, request_id="r1", deadline=time.monotonic() + seconds)
+    ctx = CallContext(account_id=ACCOUNT, request_id="r1", deadline_epoch=time.time() + seconds)
     payload = {"tool": tool, "arguments": arguments, "account_id": ACCOUNT, "request_id": "r1"}
     return app.handle(payload, ctx)
 

@@ -49,6 +49,7 @@ def test_a_good_reply_is_parsed_and_the_payload_is_the_documented_one() -> None:
         "request_id": "r1",
         "balance": None,
         "task_id": None,
+        "deadline_epoch": None,
     }
 
 

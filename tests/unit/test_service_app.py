@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,7 +108,7 @@ def test_the_context_carries_account_request_and_balance() -> None:
     seen: list[CallContext] = []
     _app(lambda _a, _c: {"echo": "x"}, seen).handle(_payload(balance=42))
     assert seen[0].account_id == "acct" and seen[0].request_id == "r1" and seen[0].balance == 42
-    assert seen[0].deadline is None and seen[0].seconds_left(7.0) == 7.0
+    assert seen[0].deadline_epoch is None and seen[0].seconds_left(7.0) == 7.0
 
 
 @dataclass
@@ -194,3 +195,25 @@ def test_a_synchronous_call_gets_the_service_timeout_and_a_task_the_whole_functi
         "content": [],
         "waive_charge": False,
     }
+
+
+def test_the_deadline_the_router_sets_is_the_instant_the_service_sees() -> None:
+    """One clock end to end: the router's deadline travels in the ServiceRequest, in epoch seconds."""
+    from mcp_platform.dispatch import ServiceReply, ServiceRequest
+    from mcp_router.settings import RouterSettings
+    from tests.support.router import ScriptedInvoker, platform
+
+    seen: list[CallContext] = []
+    app = _app(lambda _a, _c: {"echo": "x"}, seen)
+
+    def service(request: ServiceRequest) -> ServiceReply:
+        return ServiceReply.model_validate(app.lambda_handler(request.model_dump(mode="json"), LongLambdaContext()))
+
+    invoker = ScriptedInvoker([service])
+    rig = platform(REGISTRY, invoker, RouterSettings(router_timeout_seconds=10))
+    before = time.time()
+    assert rig.call("fake_a", {"text": "hi"})["structuredContent"] == {"echo": "x"}
+    [(_service, sent)] = invoker.calls
+    assert sent.deadline_epoch is not None
+    assert seen[0].deadline_epoch == sent.deadline_epoch, "the service's own time (15 minutes) ends later"
+    assert before + 6 < sent.deadline_epoch <= time.time() + 7  # the router's 10 s, less settling and the reply

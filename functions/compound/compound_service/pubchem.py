@@ -142,7 +142,7 @@ def _get(
     accept: set[int] | None = None,
 ) -> BackendResponse:
     return backend_client("pubchem", settings()).get(
-        path, params, what=what, accept=accept or (), deadline=ctx.deadline
+        path, params, what=what, accept=accept or (), deadline=ctx.deadline_epoch
     )
 
 

@@ -106,7 +106,7 @@ def drug_label(arguments: DrugLabelInput, ctx: CallContext) -> DrugLabelOutput:
     spl = backend_client("dailymed", settings()).get(
         f"/dailymed/services/v2/spls/{arguments.set_id}.xml",
         what=what,
-        deadline=ctx.deadline,
+        deadline=ctx.deadline_epoch,
         media_type="application/xml",
     )
     wanted, limit = arguments.sections, arguments.max_chars
@@ -168,12 +168,12 @@ def concept_named(rxcui: str, ctx: CallContext) -> dict[str, Any] | None:
 
 
 def _rxnav(ctx: CallContext, path: str, params: dict[str, Any] | None = None) -> BackendResponse:
-    return backend_client("rxnav", settings()).get(path, params, deadline=ctx.deadline)
+    return backend_client("rxnav", settings()).get(path, params, deadline=ctx.deadline_epoch)
 
 
 def _openfda(ctx: CallContext, path: str, params: dict[str, Any]) -> BackendResponse:
     """An openFDA search: its 404 NOT_FOUND is the empty answer, anything else 4xx/5xx a failure."""
-    answer = backend_client("openfda", settings()).get(path, params, accept=_NO_MATCH, deadline=ctx.deadline)
+    answer = backend_client("openfda", settings()).get(path, params, accept=_NO_MATCH, deadline=ctx.deadline_epoch)
     if answer.status == 404 and not parsing.fda_is_no_match(answer.status, answer.data):
         raise upstream.http_failure(OPENFDA, 404)
     return answer

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def plant_search(args: PlantSearchInput, ctx: CallContext) -> PlantSearchOutput:
-    answer = gbif.match(args.name, ctx.deadline)
+    answer = gbif.match(args.name, ctx.deadline_epoch)
     matches, note = gbif.parse_match(answer.data)
     return PlantSearchOutput(
         query=args.name, count=len(matches[: args.limit]), results=matches[: args.limit], note=note,
@@ -32,10 +32,10 @@ def plant_search(args: PlantSearchInput, ctx: CallContext) -> PlantSearchOutput:
 
 
 def plant_get(args: PlantKeyInput, ctx: CallContext) -> PlantGetOutput:
-    answer = gbif.usage(args.key, ctx.deadline)
+    answer = gbif.usage(args.key, ctx.deadline_epoch)
     taxon = gbif.parse_usage(answer.data)
-    synonyms = gbif.sub_resource(args.key, "synonyms", ctx.deadline).data
-    names = gbif.sub_resource(args.key, "vernacularNames", ctx.deadline).data
+    synonyms = gbif.sub_resource(args.key, "synonyms", ctx.deadline_epoch).data
+    names = gbif.sub_resource(args.key, "vernacularNames", ctx.deadline_epoch).data
     truncated = [label for label, data in (("synonyms", synonyms), ("vernacular_names", names)) if gbif.page(data)[1]]
     taxon.pop("kingdom")
     return PlantGetOutput(
@@ -48,19 +48,21 @@ def plant_get(args: PlantKeyInput, ctx: CallContext) -> PlantGetOutput:
 
 
 def plant_distribution(args: PlantKeyInput, ctx: CallContext) -> PlantDistributionOutput:
-    answer = gbif.usage(args.key, ctx.deadline)
+    answer = gbif.usage(args.key, ctx.deadline_epoch)
     taxon = gbif.parse_usage(answer.data)
     prefix = ""
     if taxon["accepted_key"] and taxon["accepted_key"] != args.key:  # a synonym: where its accepted taxon grows
         prefix = f"{taxon['scientific_name']} is a synonym of {taxon['accepted']}; distribution of the accepted taxon. "
-        answer = gbif.usage(taxon["accepted_key"], ctx.deadline)
+        answer = gbif.usage(taxon["accepted_key"], ctx.deadline_epoch)
         taxon = gbif.parse_usage(answer.data)
     key = taxon["key"]
     name = taxon["canonical_name"] or taxon["scientific_name"]
     found = _from_powo(taxon, name, ctx)
     if isinstance(found, PlantDistributionOutput):
         return found.model_copy(update={"key": args.key, "note": prefix + found.note})
-    native, introduced, other = gbif.parse_distributions(gbif.sub_resource(key, "distributions", ctx.deadline).data)
+    native, introduced, other = gbif.parse_distributions(
+        gbif.sub_resource(key, "distributions", ctx.deadline_epoch).data
+    )
     return PlantDistributionOutput(
         key=args.key, scientific_name=taxon["scientific_name"], distribution_source="gbif",
         native=native, introduced=introduced, other=other,
@@ -79,11 +81,11 @@ def _from_powo(taxon: dict[str, object], name: str, ctx: CallContext) -> PlantDi
     if not words or not words[0][:1].isupper():
         return f"{name!r} cannot be looked up in POWO by genus:"
     try:
-        search = powo.search_accepted(words[0], words[1] if len(words) > 1 else None, ctx.deadline)
+        search = powo.search_accepted(words[0], words[1] if len(words) > 1 else None, ctx.deadline_epoch)
         fq_id = powo.link(search.data, name)
         if fq_id is None:
             return f"POWO has no accepted name {name!r}:"
-        record = powo.taxon_distribution(fq_id, ctx.deadline)
+        record = powo.taxon_distribution(fq_id, ctx.deadline_epoch)
     except ToolError as exc:
         if exc.code != ErrorCode.UPSTREAM_UNAVAILABLE:
             raise

@@ -28,7 +28,7 @@ from mcp_platform.billing.lifecycle import (
     IdempotencyConflictError,
     Replay,
 )
-from mcp_platform.dispatch import ServiceReply, ServiceRequest
+from mcp_platform.dispatch import REPLY_MARGIN_S, ServiceReply, ServiceRequest
 from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS, JsonRpcError
 from mcp_platform.mcp import tool_result
@@ -211,6 +211,8 @@ class ToolCaller:
                 f"{spec.service}: not enough time left in this request to run the tool; retry it",
                 ErrorCode.UPSTREAM_UNAVAILABLE,
             )
+        # The service's deadline is this instant less the time its reply needs to travel back.
+        request = request.model_copy(update={"deadline_epoch": self._clock() + budget - REPLY_MARGIN_S})
         try:
             return self._invoker.invoke(spec.service, request, timeout_s=budget)
         except Exception:

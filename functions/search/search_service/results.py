@@ -38,7 +38,7 @@ def _search(vertical: Vertical, arguments: SearchInput, ctx: CallContext) -> dic
     key = cache_key("search", provider.name, vertical, query)
     if vertical == "web" and (hit := store().get(key)):
         return {**hit, "cached": True}
-    found = provider.search(vertical, query, ctx.deadline)
+    found = provider.search(vertical, query, ctx.deadline_epoch)
     items = found["organic" if vertical == "web" else "news"]
     out = {"q": arguments.q, **found, "count": len(items), "provider": provider.name, "gl": query.gl, "hl": query.hl}
     if vertical == "web":

@@ -27,7 +27,9 @@ ODS_SITE = "https://ods.od.nih.gov/factsheets/"
 
 def supplement_search(arguments: SupplementSearchInput, ctx: CallContext) -> SupplementSearchOutput:
     answer = backend_client("dsld", settings()).get(
-        "/dsld/v9/search-filter", {"q": arguments.query, "from": 0, "size": arguments.limit}, deadline=ctx.deadline
+        "/dsld/v9/search-filter",
+        {"q": arguments.query, "from": 0, "size": arguments.limit},
+        deadline=ctx.deadline_epoch,
     )
     hits, total = parsing.search_hits(answer.data)
     return SupplementSearchOutput.model_validate(
@@ -44,7 +46,7 @@ def supplement_search(arguments: SupplementSearchInput, ctx: CallContext) -> Sup
 def supplement_label(arguments: SupplementLabelInput, ctx: CallContext) -> SupplementLabelOutput:
     label_id = arguments.dsld_id
     answer = backend_client("dsld", settings()).get(
-        f"/dsld/v9/label/{label_id}", what=f"supplement label with id {label_id}", deadline=ctx.deadline
+        f"/dsld/v9/label/{label_id}", what=f"supplement label with id {label_id}", deadline=ctx.deadline_epoch
     )
     data = answer.data
     if not isinstance(data, dict) or "id" not in data:
@@ -65,7 +67,7 @@ def supplement_ingredient(arguments: SupplementIngredientInput, ctx: CallContext
         "/api/",
         {"resourcename": resource, "readinglevel": arguments.reading_level, "outputformat": "XML"},
         what=what,
-        deadline=ctx.deadline,
+        deadline=ctx.deadline_epoch,
         media_type="application/xml",
     )
     sheet = answer.decoded("factsheet", parsing.fact_sheet)

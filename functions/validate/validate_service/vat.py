@@ -30,7 +30,7 @@ def validate_vat(arguments: VatInput, ctx: CallContext) -> VatOutput:
     country_code = _ALIASES.get(compact[:2], compact[:2])
     live = None
     if arguments.live:
-        live = vies_client().check(country_code, compact[2:], deadline=ctx.deadline)
+        live = vies_client().check(country_code, compact[2:], deadline=ctx.deadline_epoch)
     return VatOutput(valid=True, vat=country_code + compact[2:], country_code=country_code, live=live)
 
 

@@ -45,7 +45,7 @@ class ViesClient:
     """Asks VIES whether a VAT number is registered.
 
     Examples:
-        >>> ViesClient().check("DE", "136695976", deadline=ctx.deadline).status
+        >>> ViesClient().check("DE", "136695976", deadline=ctx.deadline_epoch).status
         'valid'
     """
 

@@ -86,7 +86,7 @@ class BackendClient:
     Examples:
         >>> pubchem = backend_client("pubchem", settings())
         >>> answer = pubchem.get("/rest/pug/compound/cid/2244/property/MolecularFormula/JSON",
-        ...                      what="compound with CID 2244", deadline=ctx.deadline)
+        ...                      what="compound with CID 2244", deadline=ctx.deadline_epoch)
         >>> answer.data["PropertyTable"]["Properties"][0]["MolecularFormula"]
         'C9H8O4'
     """
@@ -99,7 +99,7 @@ class BackendClient:
         http: httpx.Client | None = None,
         cache: ResponseCache | None = None,
         limiter: PoliteLimiter | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.backend = backend
@@ -127,8 +127,9 @@ class BackendClient:
 
         `what` names the thing looked up ("compound named 'x'"): a 404/410 then answers
         `not_found`. `accept` lists non-2xx statuses that are answers for this API (openFDA's 404
-        "no matches"); they are returned and cached like 2xx. `deadline` is a `time.monotonic()`
-        value (`CallContext.deadline`); `ttl_s` overrides the backend's cache TTL (0: no cache).
+        "no matches"); they are returned and cached like 2xx. `deadline` is in wall-clock epoch
+        seconds, the clock of every deadline (`CallContext.deadline_epoch`); `ttl_s` overrides the
+        backend's cache TTL (0: no cache).
         `hint` replaces "try again later" at the end of a failure's message (what else the caller can do).
         """
         params = dict(params or {})

@@ -136,7 +136,7 @@ class ApiProvider:
         return payload if isinstance(payload, dict) else {}
 
     def search(self, vertical: Vertical, query: SearchQuery, deadline: float | None = None) -> dict[str, Any]:
-        """`{q_effective, organic|news: [...], answer_box?, knowledge_graph?}` by `deadline` (monotonic)."""
+        """`{q_effective, organic|news: [...], answer_box?, knowledge_graph?}` by `deadline` (epoch seconds)."""
         raise NotImplementedError
 
 
