@@ -164,6 +164,7 @@ def test_the_local_default_invoker_ignores_the_reconcile_function() -> None:
 def test_the_scheduled_function_reports_what_it_fixed_as_a_metric(
     rig: Rig, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from localdev.context import LambdaContext
     from reconcile_service.app import handler
 
     for name, value in TABLE_ENV.items():
@@ -174,7 +175,7 @@ def test_the_scheduled_function_reports_what_it_fixed_as_a_metric(
         rig.call(deadline=deadline)
     time.sleep(max(0.0, deadline - time.time()) + 0.05)
     capsys.readouterr()
-    report = handler({"detail-type": "Scheduled Event"}, None)
+    report = handler({"detail-type": "Scheduled Event"}, LambdaContext("reconcile"))
     assert report["credits_returned"] == PRICE and len(report["refunded"]) == 1
     emf = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line]
     [metric] = [m for m in emf if "reconciled_calls" in m]

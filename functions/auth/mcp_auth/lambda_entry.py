@@ -12,7 +12,7 @@ from mangum import Mangum
 
 from mcp_auth.settings import AuthSettings
 from mcp_auth.wiring import app_from_settings
-from mcp_platform.observability import logger, traced_handler
+from mcp_platform.entry import lambda_entry
 
 settings = AuthSettings.from_env()
 
@@ -27,6 +27,4 @@ def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return _asgi_adapter()(event, context)
 
 
-handler = logger.inject_lambda_context(
-    traced_handler(_handle), correlation_id_path="requestContext.requestId", clear_state=True
-)
+handler = lambda_entry(_handle, correlation_id_path="requestContext.requestId")

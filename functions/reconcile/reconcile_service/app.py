@@ -15,6 +15,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.lifecycle import Calls
+from mcp_platform.entry import lambda_entry
 from mcp_platform.observability import logger, metrics
 from mcp_platform.settings import TaskSettings
 from mcp_platform.tasks.sweep import task_resolver
@@ -35,7 +36,7 @@ settings = ReconcileSettings.from_env()
 """Parsed at import, the cold start: a table missing from the template block fails here."""
 
 
-def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+def _sweep(_event: dict[str, Any], _context: Any) -> dict[str, Any]:
     ledger = DynamoLedger(client("dynamodb"), settings.accounts_table, settings.ledger_table, settings.calls_table)
     # A task's reservation is decided by its task (failed and refunded, or settled); other calls are refunded.
     resolver = task_resolver(task_store(settings)) if settings.tasks_table else None
@@ -47,5 +48,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     metrics.add_metric(name="reconciled_credits", unit=MetricUnit.Count, value=report["credits_returned"])
     # Records this run could not decide (each logged with its traceback); the next run tries them again.
     metrics.add_metric(name="reconcile_failures", unit=MetricUnit.Count, value=report["failures"])
-    metrics.flush_metrics()
     return report
+
+
+handler = lambda_entry(_sweep, flush_metrics=True)

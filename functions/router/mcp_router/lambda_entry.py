@@ -12,7 +12,7 @@ from typing import Any
 
 from mangum import Mangum
 
-from mcp_platform.observability import logger, traced_handler
+from mcp_platform.entry import lambda_entry
 from mcp_router import snapstart
 from mcp_router.asgi import GatewayApp
 from mcp_router.gateway import Gateway
@@ -28,6 +28,4 @@ def _handle(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return _asgi_adapter(event, context)
 
 
-handler = logger.inject_lambda_context(
-    traced_handler(_handle), correlation_id_path="requestContext.requestId", clear_state=True
-)
+handler = lambda_entry(_handle, correlation_id_path="requestContext.requestId")

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from mcp_platform import aws
 from mcp_platform.billing.dynamodb import DynamoLedger
 from mcp_platform.billing.lifecycle import Calls
-from mcp_platform.observability import logger, traced_handler
+from mcp_platform.entry import lambda_entry
 from mcp_platform.settings import TaskSettings
 from mcp_platform.tasks.destination import on_failed_event
 from mcp_platform.tasks.worker import task_store
@@ -36,4 +36,4 @@ def _handle(event: dict[str, Any], _context: Any) -> dict[str, Any]:
     return on_failed_event(event, task_store(settings), _calls())
 
 
-handler = logger.inject_lambda_context(traced_handler(_handle), clear_state=True)
+handler = lambda_entry(_handle)
