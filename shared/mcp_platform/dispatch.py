@@ -17,7 +17,7 @@ REPLY_MARGIN_S = 1.0
 
 
 class ServiceRequest(BaseModel):
-    """Invoke payload: `{"tool", "arguments", "account_id", "request_id"}` (+ `task_id` for a task)."""
+    """Invoke payload: `{"tool", "arguments", "account_id", "request_id"}`, + `deadline_epoch` or a task's `task_id`."""
 
     model_config = ConfigDict(extra="forbid")
 
