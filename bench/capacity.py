@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
 
+from bench.gateway_on_moto import KINDS, gateway_on_moto
+
 PARTITION_WRITE_UNITS = 1_000
 """DynamoDB: one partition (one item's key, one index key value) absorbs at most 1,000 write units/s."""
 PARTITION_READ_UNITS = 3_000
@@ -41,7 +43,6 @@ ITEMS = {
     "RateLimitTable": "rate counter",
     "TasksTable": "task",
 }
-KINDS = ("free", "billed", "refunded", "idempotent", "replay", "task")
 
 
 class Tally:
@@ -79,114 +80,32 @@ class Tally:
             self.writes["open index shard"] = self.writes.get("open index shard", 0) + 1
 
 
-class _Invoker:
-    """Every tool answers at once; `bench_failing` with an error (refunded); tasks are queued in `started`."""
-
-    def __init__(self) -> None:
-        self.started: list[Any] = []
-
-    def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> Any:
-        from mcp_platform.dispatch import ServiceReply
-
-        if request.tool == "bench_failing":
-            return ServiceReply(structured_content={"error": "down", "is_error": True, "code": "internal"})
-        return ServiceReply(structured_content={"ok": True})
-
-    def start(self, service: str, request: Any) -> None:
-        self.started.append(request)
-
-
 def measure() -> dict[str, dict[str, dict[str, int]]]:
     """{kind: {"writes": {item: n}, "units": {item: n}}} for one call of each kind."""
-    from moto import mock_aws
-
-    from localdev.store import create_buckets, create_tables
-    from localdev.template import add_code_paths
-
-    add_code_paths()
-    import boto3
-
-    from mcp_platform.admin import AccountAdmin
-    from mcp_platform.auth.dynamodb import DynamoAccountStore
-    from mcp_platform.billing.dynamodb import DynamoLedger
     from mcp_platform.dispatch import ServiceReply
-    from mcp_platform.ratelimit.limiter import DynamoRateLimiter
-    from mcp_platform.tasks.dynamodb import build_task_store
     from mcp_platform.tasks.worker import run_task
-    from mcp_router import dependencies, gateway
-    from mcp_router.auth import KeyAuthenticator
-    from mcp_router.http import HttpRequest
-    from mcp_router.settings import RouterSettings
-    from tests.support.router import fake_registry, fake_spec
 
-    invoker = _Invoker()
     tally = Tally()
-    with mock_aws():
-        create_tables()
-        create_buckets()
-        ddb = boto3.client("dynamodb")
-        ddb.meta.events.register("before-call.dynamodb.*", tally.before)
-        ddb.meta.events.register("after-call.dynamodb.*", tally.after)
-        store = DynamoAccountStore(ddb, "AccountsTable", "ApiKeysTable")
-        ledger = DynamoLedger(ddb, "AccountsTable", "LedgerTable", "CallsTable")
-        admin = AccountAdmin(store, ledger)
-        registry = fake_registry(
-            fake_spec("bench_free"),
-            fake_spec("bench_billed", price=2),
-            fake_spec("bench_failing", price=2),
-            fake_spec("bench_task", price=2, task_support="optional"),
-        )
-        admin.create_account("bench", frozenset(registry.services), 1_000, account_id="acct_cap")
-        key = admin.issue_key("acct_cap")
-        tasks = build_task_store("TasksTable", "stagingbucket", ddb, boto3.client("s3"))
-        router = gateway.Gateway(
-            dependencies.Dependencies(
-                registry=registry,
-                authenticator=KeyAuthenticator(store, 60),
-                ledger=ledger,
-                limiter=DynamoRateLimiter(ddb, "RateLimitTable"),
-                invoker=invoker,
-                settings=RouterSettings(),
-                task_store=tasks,
-            )
-        )
-        headers = {
-            "content-type": "application/json",
-            "accept": "application/json, text/event-stream",
-            "authorization": f"Bearer {key}",
-            "mcp-protocol-version": "2025-11-25",
-        }
+    with gateway_on_moto({"before-call.dynamodb.*": tally.before, "after-call.dynamodb.*": tally.after}) as bench:
 
-        def post(method: str, params: dict[str, Any], extra: dict[str, str] | None = None) -> dict[str, Any]:
-            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
-            response = router.handle(HttpRequest("POST", "/mcp", {**headers, **(extra or {})}, body))
-            assert response.status == 200, response.body
-            answer: dict[str, Any] = json.loads(response.body)
-            return answer
-
-        def call(tool: str, extra: dict[str, str] | None = None) -> dict[str, dict[str, int]]:
+        def call(kind: str) -> dict[str, dict[str, int]]:
             tally.reset()
-            post("tools/call", {"name": tool, "arguments": {"text": "hi"}}, extra)
+            bench.call(kind)
             return {"writes": dict(tally.writes), "units": dict(tally.units)}
 
         def task() -> dict[str, dict[str, int]]:
             tally.reset()
-            created = post("tools/call", {"name": "bench_task", "arguments": {"text": "hi"}, "task": {"ttl": 60_000}})
+            created = bench.post(
+                "tools/call", {"name": "bench_task", "arguments": {"text": "hi"}, "task": {"ttl": 60_000}}
+            )
             task_id = created["result"]["task"]["taskId"]
-            for request in invoker.started:
-                run_task(request, lambda: ServiceReply(structured_content={"ok": True}), tasks, 0.0)
-            post("tasks/get", {"taskId": task_id})  # the poll that concludes and settles it
+            for request in bench.invoker.started:
+                run_task(request, lambda: ServiceReply(structured_content={"ok": True}), bench.tasks, 0.0)
+            bench.post("tasks/get", {"taskId": task_id})  # the poll that concludes and settles it
             return {"writes": dict(tally.writes), "units": dict(tally.units)}
 
-        call("bench_free")  # warms the key cache
-        return {
-            "free": call("bench_free"),
-            "billed": call("bench_billed"),
-            "refunded": call("bench_failing"),
-            "idempotent": call("bench_billed", {"idempotency-key": "cap-1"}),
-            "replay": call("bench_billed", {"idempotency-key": "cap-1"}),
-            "task": task(),
-        }
+        bench.call("free")  # warms the key cache
+        return {**{kind: call(kind) for kind in KINDS}, "task": task()}
 
 
 def ceilings(figures: dict[str, dict[str, dict[str, int]]], shards: int) -> dict[str, Any]:

@@ -33,6 +33,8 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "shared"), str(ROOT / "functions" / "router")]
 
+from stats import percentile
+
 from mcp_platform.registry import Registry, load_registry
 from mcp_platform.tool_search import SEMANTIC_WEIGHT, ToolIndex
 from mcp_router.tool_embedding import wordllama
@@ -97,8 +99,7 @@ def main() -> int:
             started = time.perf_counter()
             served.search(task.query, limit=5)
             timings.append((time.perf_counter() - started) * 1000)
-    timings.sort()
-    p99 = timings[int(len(timings) * 0.99) - 1]
+    p99 = percentile(timings, 0.99)
     print(f"  p50 {statistics.median(timings):.2f} ms  p99 {p99:.2f} ms  ({len(timings)} queries)")
     return 0
 

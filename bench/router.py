@@ -33,7 +33,6 @@ service's init: importing its handler module in a fresh process with its own tem
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import importlib
 import json
 import os
@@ -247,46 +246,7 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         POWERTOOLS_METRICS_DISABLED="true",
         POWERTOOLS_LOG_LEVEL="WARNING",
     )
-    from moto import mock_aws
-
-    from localdev.store import create_tables
-    from localdev.template import add_code_paths
-
-    add_code_paths()
-    from pydantic import BaseModel, ConfigDict
-
-    from mcp_platform.admin import AccountAdmin
-    from mcp_platform.auth.dynamodb import DynamoAccountStore
-    from mcp_platform.billing.dynamodb import DynamoLedger
-    from mcp_platform.dispatch import ServiceReply
-    from mcp_platform.ratelimit.limiter import DynamoRateLimiter
-    from mcp_platform.registry import Registry, ToolSpec, load_registry
-    from mcp_router.auth import KeyAuthenticator
-    from mcp_router.dependencies import Dependencies
-    from mcp_router.gateway import Gateway
-    from mcp_router.http import HttpRequest
-    from mcp_router.settings import RouterSettings
-
-    class EchoInput(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-
-    billed = ToolSpec(
-        name="bench_billed",
-        service="bench",
-        title="Billed",
-        description="A 2-credit tool.",
-        input_model=EchoInput,
-        output_schema={"type": "object"},
-        price=2,
-    )
-    failing = dataclasses.replace(billed, name="bench_failing", description="A 2-credit tool that fails.")
-    hello = load_registry().get("hello_ping")
-
-    class Invoker:
-        def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> ServiceReply:
-            if request.tool == "bench_failing":
-                return ServiceReply(structured_content={"error": "down", "is_error": True, "code": "internal"})
-            return ServiceReply(structured_content={"ok": True, "tool": request.tool})
+    from bench.gateway_on_moto import KINDS, gateway_on_moto
 
     counts: dict[str, int] = {}
 
@@ -294,44 +254,14 @@ def dynamodb_requests() -> dict[str, dict[str, int]]:
         op = event_name.rsplit(".", 1)[-1]
         counts[op] = counts.get(op, 0) + 1
 
-    with mock_aws():
-        create_tables()
-        import boto3
+    def call(bench: Any, kind: str) -> dict[str, int]:
+        counts.clear()
+        bench.call(kind)
+        return dict(counts)
 
-        ddb = boto3.client("dynamodb")
-        ddb.meta.events.register("before-call.dynamodb.*", count)
-        store = DynamoAccountStore(ddb, "AccountsTable", "ApiKeysTable")
-        ledger = DynamoLedger(ddb, "AccountsTable", "LedgerTable", "CallsTable")
-        admin = AccountAdmin(store, ledger)
-        admin.create_account("bench", frozenset({"hello", "bench"}), 100, account_id="acct_b")
-        admin.issue_key("acct_b", KEY)
-        gateway = Gateway(
-            Dependencies(
-                registry=Registry([hello, billed, failing]),
-                authenticator=KeyAuthenticator(store, 60),
-                ledger=ledger,
-                limiter=DynamoRateLimiter(ddb, "RateLimitTable"),
-                invoker=Invoker(),
-                settings=RouterSettings(),
-            )
-        )
-        headers = {k.lower(): v for k, v in HEADERS.items()}
-
-        def call(tool: str, extra: dict[str, str] | None = None) -> dict[str, int]:
-            counts.clear()
-            body = BODY.replace("hello_ping", tool).replace('{"name":"bench"}', "{}").encode()
-            response = gateway.handle(HttpRequest("POST", "/mcp", {**headers, **(extra or {})}, body))
-            assert response.status == 200, response.body
-            return dict(counts)
-
-        call("hello_ping")  # warms the key cache
-        return {
-            "free (hello_ping, key cached)": call("hello_ping"),
-            "billed (2 credits, success)": call("bench_billed"),
-            "billed, error result (refunded)": call("bench_failing"),
-            "billed with Idempotency-Key": call("bench_billed", {"idempotency-key": "bench-1"}),
-            "replay of that key": call("bench_billed", {"idempotency-key": "bench-1"}),
-        }
+    with gateway_on_moto({"before-call.dynamodb.*": count}) as bench:
+        bench.call("free")  # warms the key cache
+        return {kind: call(bench, kind) for kind in KINDS}
 
 
 # ---------------------------------------------------------------- cold start

@@ -81,7 +81,7 @@ def test_the_reply_is_written_once_and_only_while_working(store: TaskStore, cloc
     t = task()
     store.create(t)
     clock.now += 5
-    assert store.set_message(t.task_id, "running")
+    assert store.begin(t.task_id, "running", t.deadline)
     assert store.put_reply(t.task_id, {"structured_content": {"n": 1}})
     assert not store.put_reply(t.task_id, {"structured_content": {"n": 2}}), "a second reply must not overwrite"
     got = store.get(t.task_id)
@@ -99,7 +99,7 @@ def test_exactly_one_writer_ends_a_task(store: TaskStore) -> None:
     assert done is not None and done.status is TaskStatus.COMPLETED and done.result == result
     assert store.finish(t.task_id, TaskStatus.CANCELLED, None, "cancelled") is None
     assert not store.put_reply(t.task_id, {"structured_content": {}}), "a concluded task takes no reply"
-    assert not store.set_message(t.task_id, "late")
+    assert not store.begin(t.task_id, "late", t.deadline)
     assert store.get(t.task_id).status is TaskStatus.COMPLETED  # type: ignore[union-attr]
 
 
@@ -107,7 +107,7 @@ def test_a_cancelled_task_refuses_its_late_reply(store: TaskStore) -> None:
     t = task()
     store.create(t)
     assert store.finish(t.task_id, TaskStatus.CANCELLED, None, "cancelled by request") is not None
-    assert not store.set_message(t.task_id, "running"), "the worker must see that it should not start"
+    assert not store.begin(t.task_id, "running", t.deadline), "the worker must see that it should not start"
     assert not store.put_reply(t.task_id, {"structured_content": {}})
 
 

@@ -21,6 +21,7 @@ from mcp_platform.auth.dynamodb import DynamoSignupStore
 from mcp_platform.auth.memory import MemoryAccountStore, MemorySignupStore
 from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
+from mcp_platform.errors import error_object
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter
 from mcp_platform.registry import Annotations, Registry, ToolSpec, load_registry
@@ -119,6 +120,12 @@ class ScriptedInvoker:
             run_task(request, lambda r=request, s=service: self.invoke(s, r), store, ends_by)
             for service, request in pending
         ]
+
+
+OK = ServiceReply(structured_content={"echo": "done"})
+"""A scripted service's success (see `ScriptedInvoker`)."""
+FAILED = ServiceReply(structured_content=error_object("backend down", "upstream_unavailable"))
+"""A scripted service's error result: refunded, retryable."""
 
 
 def echo(request: ServiceRequest) -> ServiceReply:

@@ -17,7 +17,7 @@ from mcp_platform.billing.ledger import EntryKind, IdempotencyKey
 from mcp_platform.billing.lifecycle import Calls, CallStart
 from mcp_platform.billing.memory import MemoryLedger
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
-from mcp_platform.errors import ERRORS, error_object
+from mcp_platform.errors import ERRORS
 from mcp_platform.observability import logger
 from mcp_router.calls import SETTLE_MARGIN_SECONDS
 from mcp_router.gateway import Gateway
@@ -27,7 +27,9 @@ from tests.support.clock import Clock
 from tests.support.faults import fail_with
 from tests.support.ledgers import ADAPTERS
 from tests.support.router import (
+    FAILED,
     JSON_HEADERS,
+    OK,
     Platform,
     ScriptedInvoker,
     body,
@@ -39,8 +41,6 @@ from tests.support.router import (
 )
 
 PRICE = 3
-OK = ServiceReply(structured_content={"echo": "done"})
-FAILED = ServiceReply(structured_content=error_object("backend down", "upstream_unavailable"))
 
 
 def _registry() -> Any:

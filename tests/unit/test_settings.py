@@ -16,8 +16,6 @@ if TYPE_CHECKING:
     from mcp_platform.registry import Registry
 
 FUNCTIONS = template.functions()
-NOT_YET_IN_SETTINGS: frozenset[str] = frozenset()
-NOT_YET_MODELLED: frozenset[str] = frozenset()
 
 
 def _settings_class(wiring: template.FunctionWiring) -> type[FunctionSettings]:
@@ -46,15 +44,12 @@ def test_a_variable_missing_from_the_block_fails_naming_it(wiring: template.Func
         cls.from_env({k: v for k, v in own.items() if k != victim})
 
 
-MODELLED = [f for f in FUNCTIONS if f.service not in NOT_YET_MODELLED]
-
-
-@pytest.mark.parametrize("wiring", MODELLED, ids=[f.logical_id for f in MODELLED])
+@pytest.mark.parametrize("wiring", FUNCTIONS, ids=[f.logical_id for f in FUNCTIONS])
 def test_every_variable_of_the_block_is_a_field_of_the_settings(wiring: template.FunctionWiring) -> None:
     """The converse: nothing in the block is left for some module to read from os.environ at call time
     (POWERTOOLS_* configure Powertools itself)."""
     own = {name for name in environment.for_function(wiring) if not name.startswith("POWERTOOLS_")}
-    assert own - _settings_class(wiring).env_names() - NOT_YET_IN_SETTINGS == set()
+    assert own - _settings_class(wiring).env_names() == set()
 
 
 def test_bad_values_are_refused_with_the_variable_named() -> None:
@@ -121,5 +116,5 @@ def test_every_local_override_is_a_setting_some_function_reads() -> None:
     LocalPlatform(port=3000, aws_port=4566, dev_key=None, dev_credits=1).configure(local)
     read = frozenset().union(*(_settings_class(wiring).env_names() for wiring in FUNCTIONS))
     overrides = {name for name in local if not name.startswith(("AWS_", "POWERTOOLS_"))}
-    assert overrides - read - NOT_YET_IN_SETTINGS == set()
+    assert overrides - read == set()
     assert {"TTS_ENGINE", "WHISPER_ENGINE", "SHOT_BROWSER_PATH", "HERBAL_DB_PATH", "GEO_DB_PATH"} <= overrides

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from mcp_platform.billing.lifecycle import Calls
-from mcp_platform.dispatch import ServiceReply
-from mcp_platform.errors import error_object
 from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_platform.tasks.destination import on_failed_event
 from mcp_platform.tasks.memory import MemoryTaskStore
@@ -19,7 +17,9 @@ from mcp_router.task_methods import EXTENSION, RELATED_TASK_META
 from mcp_router.tasks import DEADLINE_MARGIN_S
 from tests.support.clock import Clock
 from tests.support.router import (
+    FAILED,
     MODERN,
+    OK,
     Platform,
     ScriptedInvoker,
     assert_rpc_error,
@@ -32,9 +32,10 @@ from tests.support.router import (
     structured_text_matches,
 )
 
+if TYPE_CHECKING:
+    from mcp_platform.dispatch import ServiceReply
+
 PRICE = 5
-OK = ServiceReply(structured_content={"echo": "done"})
-FAILED = ServiceReply(structured_content=error_object("backend said no", "upstream_unavailable"))
 
 
 class Env:
@@ -135,7 +136,7 @@ def test_a_tool_error_is_failed_on_the_legacy_wire_and_refunded(env: Env) -> Non
     env.invoker.run_tasks(env.store)
     polled = env.p.rpc("tasks/get", {"taskId": task_id})
     assert polled["status"] == "failed"
-    assert "backend said no" in polled["statusMessage"]
+    assert "backend down" in polled["statusMessage"]
     result = env.p.rpc("tasks/result", {"taskId": task_id})
     assert result["isError"] is True and result["structuredContent"]["credits_charged"] == 0
     assert env.balance == 100

@@ -10,15 +10,21 @@ import orjson
 import pytest
 
 from mcp_platform.billing import dynamodb, ledger, memory
-from mcp_platform.dispatch import ServiceReply
-from mcp_platform.errors import error_object
 from mcp_platform.jsonrpc import INVALID_PARAMS
 from tests.support.dynamo import count_requests
 from tests.support.ledgers import ADAPTERS
-from tests.support.router import Platform, ScriptedInvoker, body, fake_registry, fake_spec, message, platform
+from tests.support.router import (
+    FAILED,
+    OK,
+    Platform,
+    ScriptedInvoker,
+    body,
+    fake_registry,
+    fake_spec,
+    message,
+    platform,
+)
 
-OK = ServiceReply(structured_content={"echo": "done"})
-FAILED = ServiceReply(structured_content=error_object("backend down", "upstream_unavailable"))
 TODAY = datetime.now(UTC).date()
 """The day every entry is written on: the ledgers' clock is set to its noon, one microsecond a tick, so a
 run across midnight cannot put the fixture's entries on two days or the test on another day than them."""

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from mcp_platform.auth.keys import hash_key, is_well_formed
+from mcp_platform.memory_cache import MemoryCache
 from mcp_platform.oauth.grants import digest, is_access_token
 from mcp_platform.oauth.scopes import CREDITS_READ, services_of
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 _NEGATIVE_TTL = 5.0
 """Unknown keys are remembered briefly too, so a flood of bad keys cannot hammer the table."""
+_CACHED_LOOKUPS = 10_000
 
 
 @dataclass(frozen=True)
@@ -88,29 +89,6 @@ def extract_key(authorization: str | None, x_api_key: str | None) -> str | None:
     return x_api_key.strip() if x_api_key else None
 
 
-class _LookupCache:
-    """Hash → (expiry, principal), unknowns remembered briefly too."""
-
-    def __init__(self, ttl: float, clock: Callable[[], float]) -> None:
-        self._ttl = ttl
-        self._clock = clock
-        self._cache: dict[str, tuple[float, Principal | None]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, digest: str, lookup: Callable[[str], Principal | None]) -> Principal | None:
-        now = self._clock()
-        cached = self._cache.get(digest)
-        if cached and cached[0] > now:
-            return cached[1]
-        principal = lookup(digest)
-        ttl = self._ttl if principal else min(self._ttl, _NEGATIVE_TTL)
-        with self._lock:
-            if len(self._cache) > 10_000:
-                self._cache.clear()
-            self._cache[digest] = (now + ttl, principal)
-        return principal
-
-
 class KeyAuthenticator:
     """API keys (`mcp_…`), and access tokens (`mcpat_…`) when given the grant store."""
 
@@ -126,20 +104,24 @@ class KeyAuthenticator:
         self._store = store
         self._grants = grants
         self._wall_clock = wall_clock
-        self._keys = _LookupCache(ttl, clock)
-        self._tokens = _LookupCache(ttl, clock)
+        self._ttl = ttl
+        self._keys: MemoryCache[str, Principal | None] = MemoryCache(_CACHED_LOOKUPS, clock)
+        self._tokens: MemoryCache[str, Principal | None] = MemoryCache(_CACHED_LOOKUPS, clock)
 
     def authenticate(self, credential: str | None, resource: str = "") -> Principal | None:
         if not credential:
             return None
         if is_well_formed(credential):
-            return self._keys.get(hash_key(credential), self._key_lookup)
+            return self._keys.get_or_load(hash_key(credential), self._key_lookup, self._ttl_of)
         if self._grants is not None and is_access_token(credential):
-            principal = self._tokens.get(digest(credential), self._token_lookup)
+            principal = self._tokens.get_or_load(digest(credential), self._token_lookup, self._ttl_of)
             if principal is None or (principal.expires_at or 0) <= self._wall_clock():
                 return None
             return principal if principal.resource == resource.rstrip("/") else None
         return None
+
+    def _ttl_of(self, principal: Principal | None) -> float:
+        return self._ttl if principal else min(self._ttl, _NEGATIVE_TTL)
 
     def _key_lookup(self, key_hash: str) -> Principal | None:
         record = self._store.get_key(key_hash)

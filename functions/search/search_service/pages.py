@@ -6,8 +6,8 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from mcp_platform.llm import llm_from_env
+from mcp_platform.table_cache import cache_key
 from mcp_platform.web import FetchLimits, fetch_page, paginate
-from search_service.cache import cache_key
 from search_service.language import is_hungarian
 from search_service.results import store
 from search_service.settings import settings

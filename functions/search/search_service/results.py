@@ -6,7 +6,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from mcp_platform.search import SearchQuery, Vertical, provider_from_env
-from search_service.cache import DynamoCache, cache_key
+from mcp_platform.table_cache import TableCache, cache_key
+from search_service.cache import JsonCache
 from search_service.settings import settings
 
 if TYPE_CHECKING:
@@ -19,9 +20,9 @@ def results_ttl() -> int:
 
 
 @cache
-def store() -> DynamoCache:
+def store() -> JsonCache:
     """The container's cache client (built once, reused while warm)."""
-    return DynamoCache(settings().cache_table)
+    return JsonCache(TableCache(settings().cache_table))
 
 
 def search_web(arguments: SearchInput, ctx: CallContext) -> dict[str, Any]:

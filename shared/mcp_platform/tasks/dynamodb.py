@@ -141,9 +141,6 @@ class DynamoTaskStore:
             )
         return records, next_cursor
 
-    def set_message(self, task_id: str, message: str) -> bool:
-        return self._update_working(task_id, "SET status_message = :m", {":m": {"S": message}}) is not None
-
     def begin(self, task_id: str, message: str, ends_by: float) -> bool:
         values = {":m": {"S": message}, ":end": {"N": repr(ends_by)}}
         return self._update_working(task_id, "SET status_message = :m", values, "AND deadline >= :end") is not None

@@ -50,9 +50,6 @@ class MemoryTaskStore:
         )
         return page, next_cursor
 
-    def set_message(self, task_id: str, message: str) -> bool:
-        return self._update_working(task_id, lambda t: t.with_changes(status_message=message)) is not None
-
     def begin(self, task_id: str, message: str, ends_by: float) -> bool:
         def change(task: TaskRecord) -> TaskRecord | None:
             return task.with_changes(status_message=message) if ends_by <= task.deadline else None

@@ -41,12 +41,9 @@ class TaskStore(Protocol):
         """The account's tasks, newest first, and the cursor of the next page. Raises `BadCursorError`."""
         ...
 
-    def set_message(self, task_id: str, message: str) -> bool:
-        """Progress: a new status message while working. False when the task is no longer working."""
-        ...
-
     def begin(self, task_id: str, message: str, ends_by: float) -> bool:
-        """The worker's start: `set_message`, only if a run ending by `ends_by` (epoch s) ends by the deadline.
+        """The worker's start: a status message, only while working and if a run ending by `ends_by` (epoch s)
+        ends by the deadline.
 
         False: the task is over, or its event waited in the queue too long for a whole run; it never runs,
         and the router or the sweep fails and refunds it at its deadline, as for a task that never replied.

@@ -9,7 +9,6 @@ container.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -17,6 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 from protego import Protego
 
 from mcp_platform.errors import ToolError
+from mcp_platform.memory_cache import MemoryCache
 from mcp_platform.web.addresses import BlockedAddressError
 from mcp_platform.web.errors import WebErrorCode
 from mcp_platform.web.http import ROBOTS_TOKEN, FetchLimits, download
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     import httpx
 
 _ROBOTS_LIMITS = FetchLimits(max_bytes=512 * 1024, connect_timeout=3.0, total_timeout=5.0)
+_ORIGINS = 1024
+"""Origins whose rules a container keeps (the least recently used go first)."""
 
 
 @dataclass
@@ -37,7 +39,7 @@ class RobotsRules:
 
     client: httpx.Client | None = None
     ttl: float = 3600.0
-    _cache: dict[str, tuple[float, Protego | Literal[True]]] = field(default_factory=dict, repr=False)
+    _cache: MemoryCache[str, Protego | Literal[True]] = field(default_factory=lambda: MemoryCache(_ORIGINS), repr=False)
 
     def __call__(self, url: str) -> None:
         parts = urlsplit(url)
@@ -53,13 +55,7 @@ class RobotsRules:
 
     def _rules(self, origin: str) -> Protego | Literal[True]:
         """Parsed rules, or True (allow all); an unreachable robots.txt raises and is not cached."""
-        now = time.monotonic()
-        cached = self._cache.get(origin)
-        if cached and cached[0] > now:
-            return cached[1]
-        rules = self._load(origin)
-        self._cache[origin] = (now + self.ttl, rules)
-        return rules
+        return self._cache.get_or_load(origin, self._load, lambda _: self.ttl)
 
     def _load(self, origin: str) -> Protego | Literal[True]:
         robots_url = f"{origin}/robots.txt"
