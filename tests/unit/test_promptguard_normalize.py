@@ -266,10 +266,16 @@ def test_a_code_word_only_unicode_case_folding_matches_is_no_code_word(odd: str)
     check(text, "user_prompt")  # no KeyError
 
 
+def untried(text: str) -> set[str]:
+    """The encodings `decoded_segments` does not look for in `text`."""
+    probe = decoders.Probe(text)
+    return {decoder.name for decoder in decoders.DECODERS if decoder.skips(probe)}
+
+
 def test_spanish_punctuation_is_no_sign_of_upside_down_text() -> None:
     """ "¿" and "¡" are marks an upside-down text uses, and every Spanish question: only turned letters count."""
-    assert "upside_down" in decoders._untried("¿Dónde está la biblioteca? ¡Muchas gracias por todo!")
-    assert "upside_down" not in decoders._untried("¿ʇdɯoɹd ɯǝʇsʎs")
+    assert "upside_down" in untried("¿Dónde está la biblioteca? ¡Muchas gracias por todo!")
+    assert "upside_down" not in untried("¿ʇdɯoɹd ɯǝʇsʎs")
 
 
 def test_a_page_of_nato_words_is_not_split_into_words() -> None:
@@ -388,10 +394,10 @@ def runs_of(pieces: list[str]) -> st.SearchStrategy[str]:
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(st.sampled_from(ENCODED_PIECES), max_size=24).map("".join) | runs_of(ENCODED_PIECES))
 def test_an_untried_encoding_has_no_segment_in_the_text(text: str) -> None:
-    untried = decoders._untried(text) - set(decoders.SUBSTITUTIONS) - HEURISTIC_GATES
-    for name, pattern, decode in decoders._DECODERS:
-        if name in untried:
-            assert all(decode(match.group()) is None for match in pattern.finditer(text)), name
+    skipped = untried(text) - set(decoders.SUBSTITUTIONS) - HEURISTIC_GATES
+    for decoder in decoders.DECODERS:
+        if decoder.name in skipped:
+            assert all(decoder.decode(match.group()) is None for match in decoder.segments.finditer(text)), decoder.name
 
 
 @settings(max_examples=800, deadline=None)
