@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Literal
 from promptguard_service import errand
 from promptguard_service.literals import Formula, LiteralIndex, Test, literals, predicate, required
 from promptguard_service.openings import behind_opening, lookahead, with_opening
+from promptguard_service.vocabulary import SPACED, UNSPACED, words
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -82,6 +83,7 @@ def _rule(
     return Rule(name, intent, strength, with_opening(pattern), documents_only, search)
 
 
+_CHINESE_JAPANESE = ("zh", "ja")
 _URL_CHARS = 300
 _URL = f"{{0,{_URL_CHARS}}}"
 """How much of a web address the exfiltration patterns read (one of a page's links is rarely longer)."""
@@ -113,15 +115,10 @@ RULES: tuple[Rule, ...] = (
         "override_instructions_i18n",
         "instruction_override",
         "strong",
-        r"(?:ignorier\w{0,20}|vergiss\w{0,20}|missacht\w{0,20}|ignora\w{0,20}|olvida\w{0,20}|ignorez|ignore[rs]?"
-        r"|oublie\w{0,20}|esquec\w{0,20}|"
-        r"dimentica\w{0,20}|игнорир\w{0,20}|забудь\w{0,20}|не обращай)\s+(?:\S+\s+){0,5}?"
-        r"(?:anweisung\w{0,20}|instru\w{0,20}|regeln|vorgaben|befehl\w{0,20}|indicaciones|règles|consignes|regras"
-        r"|regole|"
-        r"инструкц\w{0,20}|указани\w{0,20}|правил\w{0,20})"
-        r"|(?:忽略|无视|忽视|忘记|忘掉|不要理会|無視|忘れ)[^。\n]{0,12}(?:指令|指示|说明|提示|规则|設定|命令|要求|ルール)"
+        rf"(?:{words('ignore', SPACED)})\s+(?:\S+\s+){{0,5}}?(?:{words('instructions', SPACED)})"
+        rf"|(?:{words('ignore', _CHINESE_JAPANESE)})[^。\n]{{0,12}}(?:{words('instructions', _CHINESE_JAPANESE)})"
         # Japanese puts the verb last: 以前の指示をすべて無視して.
-        r"|(?:指令|指示|命令|ルール|規則)(?:を|は)[^。\n]{0,8}(?:無視|忘れ)",
+        rf"|(?:指令|指示|命令|ルール|規則)(?:を|は)[^。\n]{{0,8}}(?:{words('ignore', ('ja',))})",
     ),
     _rule(
         "new_instructions",
@@ -337,60 +334,10 @@ def _in_one_sentence(first: str, then: str) -> str:
     )
 
 
-_HIDDEN_PROMPT_I18N = (
-    # Words of scripts with spaces behind one `\b`: one test where a word cannot start, not one per branch.
-    r"\b(?:system-?prompts?\b|system-?(?:anweisung|nachricht)\w{0,20}|(?:ursprünglich|anfänglich|versteckt|geheim|"
-    r"vorherig)\w{0,20} (?:anweisung|instruktion)\w{0,20}"
-    r"|(?:prompt|instrucciones|mensaje) del sistema\b|instrucciones (?:iniciales|originales|ocultas|secretas|"
-    r"previas)\b"
-    r"|(?:prompt|invite|message|instructions?) (?:du )?système\b|instructions (?:initiales|d'origine|originales|"
-    r"cachées|secrètes|précédentes)\b"
-    r"|(?:prompt|mensagem|instruções) do sistema\b|instruções (?:iniciais|originais|ocultas|secretas|anteriores)\b"
-    r"|(?:prompt|messaggio|istruzioni) di sistema\b|istruzioni (?:iniziali|originali|nascoste|segrete|precedenti)\b"
-    r"|systemprompt\b|(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"
-    r"|(?:prompt|instrukcj\w{0,20}|polecenia) systemow\w{0,20}"
-    r"|(?:ukryte|tajne|pierwotne|początkowe) (?:instrukcje|polecenia)\b"
-    r"|системн\w{0,20} (?:промпт\w{0,20}|подсказк\w{0,20}|инструкци\w{0,20}|сообщени\w{0,20})|(?:исходн"
-    r"|первоначальн|скрыт|секретн|"
-    r"изначальн)\w{0,20} (?:инструкци\w{0,20}|указани\w{0,20}|промпт\w{0,20})"
-    r"|sistem (?:istemi|komutu|talimatlar\w{0,20}|mesaj\w{0,20})|(?:orijinal|ilk|gizli|önceki) talimatlar\w{0,20}"
-    r"|(?:lời nhắc|chỉ dẫn|hướng dẫn|thông điệp|lệnh) (?:của )?hệ thống|(?:hướng dẫn|chỉ dẫn) (?:ban đầu|gốc|ẩn|bí mật)"
-    r"|(?:prompt|instruksi|perintah|pesan) sistem\b|instruksi (?:awal|asli|tersembunyi|rahasia)\b)|"
-    + behind_opening(
-        r"系统提示词?|系統提示詞?|系统指令|系統指令|系统消息|初始指令|原始指令|隐藏(?:的)?指令|秘密指令"
-        r"|システムプロンプト|システムメッセージ|システム指示|(?:初期|元|最初|隠された|秘密)の?指示"
-        r"|시스템 ?(?:프롬프트|메시지|지침|지시)|(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"
-        r"|(?:موجه|تعليمات|رسالة|أوامر) النظام|التعليمات (?:الأصلية|الأولية|المخفية|السرية|السابقة)"
-        r"|सिस्टम (?:प्रॉम्प्ट|निर्देश|संदेश)|(?:मूल|प्रारंभिक|छिपे हुए|छिपे|गुप्त) निर्देश"
-    )
-)
+_HIDDEN_PROMPT_I18N = rf"\b(?:{words('hidden_prompt', SPACED)})|" + behind_opening(words("hidden_prompt", UNSPACED))
 """The hidden prompt: "system prompt", or instructions called initial, original, hidden, secret, in sixteen
 languages (English is `prompt_leak`'s)."""
-_LEAK_VERB_I18N = (
-    r"\b(?:zeig(?:e|en)?|verrat(?:e|en)?|nenne?n?|wiederhole?n?|gib|geben|teilen?|drucken?|offenbaren?|enthülle?n?"
-    r"|muestra(?:me|nos)?|muéstra(?:me|nos)|mostrar(?:me|nos)?|revela(?:r|rme)?|revéla(?:me|nos)|dime|dinos"
-    r"|decir(?:me)?|"
-    r"comparte|compárte(?:me|nos)|compartir|repite|repíte(?:me|nos)|repetir|imprime|imprimir|enseña|enséña(?:me|nos)"
-    r"|montrez?|montrer|révèle|révélez|révéler|affichez?|afficher|donnez?|donner|répète|répétez|répéter|dis|dites|"
-    r"partagez?|partager|imprimez?|imprimer|divulguez?|divulguer|dévoilez?|dévoiler"
-    r"|mostre|mostra|revele|diga|diz|dizer|compartilhe|compartilhar|repita|imprima|divulgue|divulgar"
-    r"|mostrami|mostrare|rivela|rivelami|rivelare|dimmi|condividi|condividere|ripeti|ripetere|stampa|stampare|"
-    r"svela|svelami|svelare"
-    r"|toon|tonen|vertel|vertellen|herhaal|herhalen|onthul|onthullen"
-    r"|pokaż|pokażcie|ujawnij|powiedz|powtórz|wypisz|podaj"
-    r"|покажи(?:те)?|раскрой(?:те)?|выведи(?:те)?|выдай(?:те)?|повтори(?:те)?|скажи(?:те)?|поделись|распечатай|озвучь"
-    r"|göster(?:in|ir misin|ebilir misin)?|açikla(?:yin|r misin)?|söyle(?:yin|r misin)?|yazdir(?:in)?|"
-    r"tekrarla(?:yin)?|paylaş(?:in|ir misin)?"
-    r"|tunjukkan|ungkapkan|beri tahu|beritahu|cetak|ulangi|bagikan|sebutkan"
-    r"|hiển thị|tiết lộ|cho tôi xem|cho tôi biết|in ra|lặp lại|chia sẻ)\b|"
-    + behind_opening(
-        r"显示|展示|透露|告诉我|告訴我|输出|輸出|打印|重复|重複|泄露|给我看|給我看|公开|公開|说出|說出"
-        r"|見せ|教え|表示し|出力|繰り返|明かし"
-        r"|보여|알려|출력|공개|반복|말해"
-        r"|اعرض|اكشف|أظهر|اظهر|أخبرني|اخبرني|اطبع|كرر|شارك"
-        r"|दिखाओ|दिखाइए|दिखाएं|दिखा दो|बताओ|बताइए|बताएं|बता दो|प्रकट करो|प्रकट करें|दोहराओ|दोहराएं"
-    )
-)
+_LEAK_VERB_I18N = rf"\b(?:{words('show', SPACED)})\b|" + behind_opening(words("show", UNSPACED))
 """Verbs of showing, telling, repeating or printing, in the imperative or the infinitive, in the languages of
 `_HIDDEN_PROMPT_I18N`: a page that says the system prompt was shown ("données", "partagé", "zeigt", "es
 gibt", "раскрывает", "gösterilen", "दिखाता") asks for nothing. Not "write": "write a system prompt for my

@@ -1,0 +1,195 @@
+"""The words promptguard's multilingual rules are built from, per language, in one place.
+
+Each language is one `Language` record: its words for ignoring, for instructions, for showing or telling and
+for the hidden prompt, each a tuple of regular-expression alternatives as the normalised text spells them
+(case-folded, the Turkish dotless i read as "i"). `rules` builds its patterns from them with `words`, so a
+language is added here, in one record, and the rules that read that kind of word then read it too.
+
+A Python module rather than a data file (TOML, JSON): the entries are regular-expression fragments, written as
+raw strings with their comments, checked by ruff at commit, and loaded with no parser at a Lambda's init.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language's words; each field a tuple of alternatives (regular expressions), empty where unknown."""
+
+    ignore: tuple[str, ...] = ()
+    """Ignoring or forgetting, as an order ("ignoriere", "olvida"): `override_instructions_i18n`."""
+    instructions: tuple[str, ...] = ()
+    """Instructions, rules or orders, the object of `ignore`."""
+    show: tuple[str, ...] = ()
+    """Showing, telling, repeating or printing, in the imperative or the infinitive (`prompt_leak_i18n`). Not a
+    past or third person: a page that says the system prompt was shown ("données", "zeigt", "gösterilen") asks
+    for nothing. Not "write": "write a system prompt for my support bot" is a request for one."""
+    hidden_prompt: tuple[str, ...] = ()
+    """The system prompt, or instructions called initial, original, hidden or secret (`prompt_leak_i18n`)."""
+
+
+LANGUAGES: dict[str, Language] = {
+    "de": Language(
+        ignore=(r"ignorier\w{0,20}", r"vergiss\w{0,20}", r"missacht\w{0,20}"),
+        instructions=(r"anweisung\w{0,20}", r"regeln", r"vorgaben", r"befehl\w{0,20}"),
+        show=(
+            r"zeig(?:e|en)?", r"verrat(?:e|en)?", r"nenne?n?", r"wiederhole?n?", r"gib", r"geben", r"teilen?",
+            r"drucken?", r"offenbaren?", r"enthülle?n?",
+        ),
+        hidden_prompt=(
+            r"system-?prompts?\b", r"system-?(?:anweisung|nachricht)\w{0,20}",
+            r"(?:ursprünglich|anfänglich|versteckt|geheim|vorherig)\w{0,20} (?:anweisung|instruktion)\w{0,20}",
+        ),
+    ),
+    "es": Language(
+        ignore=(r"ignora\w{0,20}", r"olvida\w{0,20}"),
+        # "instru…" reads Spanish "instrucciones", French "instructions" and Portuguese "instruções" alike.
+        instructions=(r"instru\w{0,20}", r"indicaciones"),
+        show=(
+            r"muestra(?:me|nos)?", r"muéstra(?:me|nos)", r"mostrar(?:me|nos)?", r"revela(?:r|rme)?",
+            r"revéla(?:me|nos)", r"dime", r"dinos", r"decir(?:me)?", r"comparte", r"compárte(?:me|nos)", r"compartir",
+            r"repite", r"repíte(?:me|nos)", r"repetir", r"imprime", r"imprimir", r"enseña", r"enséña(?:me|nos)",
+        ),
+        hidden_prompt=(
+            r"(?:prompt|instrucciones|mensaje) del sistema\b",
+            r"instrucciones (?:iniciales|originales|ocultas|secretas|previas)\b",
+        ),
+    ),
+    "fr": Language(
+        ignore=(r"ignorez", r"ignore[rs]?", r"oublie\w{0,20}"),
+        instructions=(r"règles", r"consignes"),
+        show=(
+            r"montrez?", r"montrer", r"révèle", r"révélez", r"révéler", r"affichez?", r"afficher", r"donnez?",
+            r"donner", r"répète", r"répétez", r"répéter", r"dis", r"dites", r"partagez?", r"partager", r"imprimez?",
+            r"imprimer", r"divulguez?", r"divulguer", r"dévoilez?", r"dévoiler",
+        ),
+        hidden_prompt=(
+            r"(?:prompt|invite|message|instructions?) (?:du )?système\b",
+            r"instructions (?:initiales|d'origine|originales|cachées|secrètes|précédentes)\b",
+        ),
+    ),
+    "pt": Language(
+        ignore=(r"esquec\w{0,20}",),
+        instructions=(r"regras",),
+        show=(
+            r"mostre", r"mostra", r"revele", r"diga", r"diz", r"dizer", r"compartilhe", r"compartilhar", r"repita",
+            r"imprima", r"divulgue", r"divulgar",
+        ),
+        hidden_prompt=(
+            r"(?:prompt|mensagem|instruções) do sistema\b",
+            r"instruções (?:iniciais|originais|ocultas|secretas|anteriores)\b",
+        ),
+    ),
+    "it": Language(
+        ignore=(r"dimentica\w{0,20}",),
+        instructions=(r"regole",),
+        show=(
+            r"mostrami", r"mostrare", r"rivela", r"rivelami", r"rivelare", r"dimmi", r"condividi", r"condividere",
+            r"ripeti", r"ripetere", r"stampa", r"stampare", r"svela", r"svelami", r"svelare",
+        ),
+        hidden_prompt=(
+            r"(?:prompt|messaggio|istruzioni) di sistema\b",
+            r"istruzioni (?:iniziali|originali|nascoste|segrete|precedenti)\b",
+        ),
+    ),
+    "nl": Language(
+        show=(r"toon", r"tonen", r"vertel", r"vertellen", r"herhaal", r"herhalen", r"onthul", r"onthullen"),
+        hidden_prompt=(r"systemprompt\b", r"(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"),
+    ),
+    "pl": Language(
+        show=(r"pokaż", r"pokażcie", r"ujawnij", r"powiedz", r"powtórz", r"wypisz", r"podaj"),
+        hidden_prompt=(
+            r"(?:prompt|instrukcj\w{0,20}|polecenia) systemow\w{0,20}",
+            r"(?:ukryte|tajne|pierwotne|początkowe) (?:instrukcje|polecenia)\b",
+        ),
+    ),
+    "ru": Language(
+        ignore=(r"игнорир\w{0,20}", r"забудь\w{0,20}", r"не обращай"),
+        instructions=(r"инструкц\w{0,20}", r"указани\w{0,20}", r"правил\w{0,20}"),
+        show=(
+            r"покажи(?:те)?", r"раскрой(?:те)?", r"выведи(?:те)?", r"выдай(?:те)?", r"повтори(?:те)?", r"скажи(?:те)?",
+            r"поделись", r"распечатай", r"озвучь",
+        ),
+        hidden_prompt=(
+            r"системн\w{0,20} (?:промпт\w{0,20}|подсказк\w{0,20}|инструкци\w{0,20}|сообщени\w{0,20})",
+            r"(?:исходн|первоначальн|скрыт|секретн|изначальн)\w{0,20} (?:инструкци\w{0,20}|указани\w{0,20}"
+            r"|промпт\w{0,20})",
+        ),
+    ),
+    "tr": Language(
+        show=(
+            r"göster(?:in|ir misin|ebilir misin)?", r"açikla(?:yin|r misin)?", r"söyle(?:yin|r misin)?",
+            r"yazdir(?:in)?", r"tekrarla(?:yin)?", r"paylaş(?:in|ir misin)?",
+        ),
+        hidden_prompt=(
+            r"sistem (?:istemi|komutu|talimatlar\w{0,20}|mesaj\w{0,20})",
+            r"(?:orijinal|ilk|gizli|önceki) talimatlar\w{0,20}",
+        ),
+    ),
+    "vi": Language(
+        show=(r"hiển thị", r"tiết lộ", r"cho tôi xem", r"cho tôi biết", r"in ra", r"lặp lại", r"chia sẻ"),
+        hidden_prompt=(
+            r"(?:lời nhắc|chỉ dẫn|hướng dẫn|thông điệp|lệnh) (?:của )?hệ thống",
+            r"(?:hướng dẫn|chỉ dẫn) (?:ban đầu|gốc|ẩn|bí mật)",
+        ),
+    ),
+    "id": Language(
+        show=(r"tunjukkan", r"ungkapkan", r"beri tahu", r"beritahu", r"cetak", r"ulangi", r"bagikan", r"sebutkan"),
+        hidden_prompt=(
+            r"(?:prompt|instruksi|perintah|pesan) sistem\b", r"instruksi (?:awal|asli|tersembunyi|rahasia)\b"
+        ),
+    ),
+    "zh": Language(
+        ignore=(r"忽略", r"无视", r"忽视", r"忘记", r"忘掉", r"不要理会"),
+        instructions=(r"指令", r"指示", r"说明", r"提示", r"规则"),
+        show=(
+            r"显示", r"展示", r"透露", r"告诉我", r"告訴我", r"输出", r"輸出", r"打印", r"重复", r"重複", r"泄露",
+            r"给我看", r"給我看", r"公开", r"公開", r"说出", r"說出",
+        ),
+        hidden_prompt=(
+            r"系统提示词?", r"系統提示詞?", r"系统指令", r"系統指令", r"系统消息", r"初始指令", r"原始指令",
+            r"隐藏(?:的)?指令", r"秘密指令",
+        ),
+    ),
+    "ja": Language(
+        ignore=(r"無視", r"忘れ"),
+        instructions=(r"設定", r"命令", r"要求", r"ルール"),
+        show=(r"見せ", r"教え", r"表示し", r"出力", r"繰り返", r"明かし"),
+        hidden_prompt=(
+            r"システムプロンプト", r"システムメッセージ", r"システム指示", r"(?:初期|元|最初|隠された|秘密)の?指示",
+        ),
+    ),
+    "ko": Language(
+        show=(r"보여", r"알려", r"출력", r"공개", r"반복", r"말해"),
+        hidden_prompt=(r"시스템 ?(?:프롬프트|메시지|지침|지시)", r"(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"),
+    ),
+    "ar": Language(
+        show=(r"اعرض", r"اكشف", r"أظهر", r"اظهر", r"أخبرني", r"اخبرني", r"اطبع", r"كرر", r"شارك"),
+        hidden_prompt=(
+            r"(?:موجه|تعليمات|رسالة|أوامر) النظام", r"التعليمات (?:الأصلية|الأولية|المخفية|السرية|السابقة)",
+        ),
+    ),
+    "hi": Language(
+        show=(
+            r"दिखाओ", r"दिखाइए", r"दिखाएं", r"दिखा दो", r"बताओ", r"बताइए", r"बताएं", r"बता दो", r"प्रकट करो",
+            r"प्रकट करें", r"दोहराओ", r"दोहराएं",
+        ),
+        hidden_prompt=(r"सिस्टम (?:प्रॉम्प्ट|निर्देश|संदेश)", r"(?:मूल|प्रारंभिक|छिपे हुए|छिपे|गुप्त) निर्देश"),
+    ),
+}  # fmt: skip
+"""Every language the rules read by name (the learned layer reads the rest)."""
+
+SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi")
+"""Languages whose words are read behind one `\\b` (one test where a word cannot start, not one per branch)."""
+UNSPACED = ("zh", "ja", "ko", "ar", "hi")
+"""Languages whose words are read behind the lookahead of what they open with (`openings.behind_opening`):
+Chinese and Japanese have no spaces for `\\b` to stand at."""
+
+
+def words(kind: str, languages: tuple[str, ...]) -> str:
+    """The `kind` words (a `Language` field) of `languages`, as one alternation's branches, in that order."""
+    if kind not in {field.name for field in fields(Language)}:
+        raise KeyError(kind)
+    return "|".join(word for code in languages for word in getattr(LANGUAGES[code], kind))
