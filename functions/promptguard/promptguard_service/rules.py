@@ -96,17 +96,37 @@ _RULES_WORDS = (
     r"guardrails?|safeguards?|training|ethics|content polic(?:y|ies)|system messages?)"
 )
 
+_NEGATIONS = ("not", "-n't", "-n’t", "never")  # fmt: skip
+"""Where the sentence says not to: "do not ignore the safety instructions", "never skip the rules"."""
+_WHAT_OTHERS_DO = (
+    "they",
+    "who",
+    "which",
+    "people",
+    "drivers",
+    "often",
+    "usually",
+    "sometimes",
+    "frequently",
+    "routinely",
+)
+"""Where it tells what others do: "many drivers ignore the rules of the road", "people who ignore"."""
+_HOW_QUESTIONS = ("how do i", "how can i", "how do we", "how can we", "how to", "how should i")
+"""Where it asks how it is done: "how do I reset the system prompt when using the API?"."""
+
+
+def _unless_after(*words: str) -> str:
+    """A rule's false positives, named: no match right after one of `words` and a space (one lookbehind each).
+    A word written "-n't" is a word's ending, so no word boundary is asked for before it."""
+    return "".join(f"(?<!{word[1:]} )" if word.startswith("-") else rf"(?<!\b{word} )" for word in words)
+
+
 RULES: tuple[Rule, ...] = (
     _rule(
         "override_instructions",
         "instruction_override",
         "strong",
-        # Not where the sentence says not to: "do not ignore the safety instructions", "never skip the rules";
-        # nor where it tells what others do: "many drivers ignore the rules of the road", "people who ignore";
-        # nor where it asks how it is done: "how do I reset the system prompt when using the API?".
-        rf"\b(?<!\bnot )(?<!n't )(?<!n’t )(?<!\bnever )(?<!\bthey )(?<!\bwho )(?<!\bwhich )(?<!\bpeople )"
-        rf"(?<!\bdrivers )(?<!\boften )(?<!\busually )(?<!\bsometimes )(?<!\bfrequently )(?<!\broutinely )"
-        rf"(?<!\bhow do i )(?<!\bhow can i )(?<!\bhow do we )(?<!\bhow can we )(?<!\bhow to )(?<!\bhow should i )"
+        rf"\b{_unless_after(*_NEGATIONS, *_WHAT_OTHERS_DO, *_HOW_QUESTIONS)}"
         rf"(?:ignore|ignoring|disregard|forget|override|overrid(?:e|ing)|bypass|skip|neglect|overlook|abandon|"
         rf"dismiss|drop|discard|cancel|nullify|void|erase|delete|clear|reset|set aside|throw out|pay no attention to)"
         rf"\s+(?:\w+\s+){{0,4}}?{_PREV}\s+(?:\w+\s+){{0,3}}?{_RULES_WORDS}\b",
@@ -911,7 +931,7 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         r"|\bconcentrate on your new task\b|\bkonzentriere dich jetzt auf deine neue aufgabe\b"
         # The task the reader was given dropped ("abandon your original task"), or what it was told before
         # declared void ("the previous context is no longer valid"; not "instructions": manuals supersede theirs).
-        r"|\b(?<!\bnot )(?<!n't )(?<!\bnever )(?:abandon|forget|drop|stop|quit|skip|leave|cancel|ditch)\s+"
+        rf"|\b{_unless_after(*_NEGATIONS)}(?:abandon|forget|drop|stop|quit|skip|leave|cancel|ditch)\s+"
         r"(?:your|the)\s+(?:original|current|previous|initial|assigned|given|actual|first|present)\s+"
         r"(?:task|assignment|job|mission|objective)\b"
         r"|\b(?:previous|prior|above|earlier|original|preceding)\s+(?:context|conversation|task)\s+"
