@@ -7,8 +7,10 @@ markdown images, and tool-call hijacking. Each rule has a name (it shows up in `
 `spotlight`), the intent it indicates and a strength: `strong` rules alone can block, `weak` ones
 are cues the learned model weighs together with everything else.
 
-Override vocabulary is covered in the languages the platform's users write most (English, German,
-Spanish, French, Portuguese, Italian, Chinese, Japanese, Russian); the learned layer covers the rest.
+Every rule is one `_rule(name, intent, strength, pattern, documents_only=..., search=...)`: `RULES` are
+the learned layer's features too, `EXTRA_STRONG` only floor the score. Words of other languages than
+English come from `vocabulary` (one record per language); the false positives a rule excludes are named
+lists read by `_unless_after`. A rule's gate is derived from its pattern (`literals.required`).
 """
 
 from __future__ import annotations
