@@ -86,6 +86,8 @@ def _rule(
 
 
 _CHINESE_JAPANESE = ("zh", "ja")
+_NOUN_FIRST = ("ja", "ko", "tr")
+"""Languages that put "without" after the noun."""
 _URL_CHARS = 300
 _URL = f"{{0,{_URL_CHARS}}}"
 """How much of a web address the exfiltration patterns read (one of a page's links is rarely longer)."""
@@ -364,32 +366,18 @@ _LEAK_VERB_I18N = rf"\b(?:{words('show', SPACED)})\b|" + behind_opening(words("s
 `_HIDDEN_PROMPT_I18N`: a page that says the system prompt was shown ("données", "partagé", "zeigt", "es
 gibt", "раскрывает", "gösterilen", "दिखाता") asks for nothing. Not "write": "write a system prompt for my
 support bot" is a request for one."""
-_LIMITS_I18N = (
-    r"regeln|einschränkung\w{0,20}|grenzen|filter\w{0,20}|zensur|reglas|restricci\w+|límites|filtros|censura|règles|"
-    r"restrictions?|limites|filtres|censure|regras|restriç\w+|regole|restrizioni|limiti|filtri|правил\w{0,20}|"
-    r"ограничени\w{0,20}|фильтр\w{0,20}|цензур\w{0,20}|regels|beperkingen|zasad|ograniczeń|filtrów|cenzury|规则|規則|限制|过滤"
-    r"|過濾|"
-    r"审查|審查|ルール|制限|フィルター|検閲|규칙|제한|필터|검열|قواعد|قيود|حدود|مرشحات|فلاتر|رقابة|नियम|प्रतिबंध|"
-    r"सीमा|फ़िल्टर|kural\w{0,20}|kisitlama\w{0,20}|sinir\w{0,20}|sansür\w{0,20}|quy tắc|giới hạn|hạn chế|bộ lọc"
-    r"|kiểm duyệt|aturan|"
-    r"batasan|pembatasan|sensor"
-)
+_LIMITS_I18N = words("limits", (*SPACED, *UNSPACED))
 """Rules, restrictions, limits, filters and censorship in the languages of `_HIDDEN_PROMPT_I18N` (Turkish's
 dotless ı as normalisation folds it, to i)."""
 _WITHOUT_LIMITS_I18N = (
-    rf"(?:\bohne|\bsin|\bsans|\bsem|\bsenza|\bбез|\bbez|\bzonder|بلا|بدون|बिना|\btanpa|không có|没有|沒有|无|無|不受)"
-    rf"[^.。!?！？\n]{{0,20}}?{lookahead(_LIMITS_I18N)}(?:{_LIMITS_I18N})"
-    r"|(?:ルール|制限|フィルター|検閲|규칙|제한|필터|검열|kural\w{0,20}|kisitlama\w{0,20}|sinir\w{0,20}|sansür\w{0,20})(?:が|の|이|가)?\s*"
-    r"(?:ない|なし|無し|없는|없이|olmadan)"
+    rf"(?:{words('without', (*SPACED, *UNSPACED))})[^.。!?！？\n]{{0,20}}?{lookahead(_LIMITS_I18N)}(?:{_LIMITS_I18N})"
+    rf"|(?:{words('limits', _NOUN_FIRST)})(?:が|の|이|가)?\s*(?:{words('without_after', _NOUN_FIRST)})"
 )
 """Without rules or limits, the negation before the noun or, in Japanese, Korean and Turkish, after it. The gap
 is counted in characters: as "two words", in Chinese (no spaces) every split of a run was tried, and 500
 characters of "没有规则" took 7.5 s."""
 _AI_OR_ANSWER_I18N = (
-    r"\b(?:eine?|einer|die|der|als|deine) ki\b|(?<![a-z])(?:ia|ai)(?![a-z])|(?<![а-я])ии(?![а-я])|人工智能|人工知能|"
-    r"인공지능|ذكاء اصطناعي|एआई|yapay zeka|trí tuệ nhân tạo|kecerdasan buatan"
-    r"|\b(?:antworte|beantworte|responde|contesta|réponds|répondez|responda|rispondi|отвечай|ответь|odpowiadaj|"
-    r"antwoord|cevap ver|jawab\w{0,20})\b|回答|回复|回覆|答え|대답|답해|أجب|جاوب|जवाब|trả lời"
+    words("ai", (*SPACED, *UNSPACED)) + rf"|\b(?:{words('answer', SPACED)})\b|" + words("answer", UNSPACED)
 )
 """An AI (the persona a jailbreak defines; "AI" also right after Chinese or Japanese) or an order to answer,
 in the same languages. German "KI" only after an article: Turkish "ki" is "that"."""

@@ -1,7 +1,8 @@
 """The words promptguard's multilingual rules are built from, per language, in one place.
 
-Each language is one `Language` record: its words for ignoring, for instructions, for showing or telling and
-for the hidden prompt, each a tuple of regular-expression alternatives as the normalised text spells them
+Each language is one `Language` record: its words for ignoring, for instructions, for showing or telling, for
+the hidden prompt, for limits, for "without", for an AI and for answering, each a tuple of regular-expression
+alternatives as the normalised text spells them
 (case-folded, the Turkish dotless i read as "i"). `rules` builds its patterns from them with `words`, so a
 language is added here, in one record, and the rules that read that kind of word then read it too.
 
@@ -28,10 +29,24 @@ class Language:
     for nothing. Not "write": "write a system prompt for my support bot" is a request for one."""
     hidden_prompt: tuple[str, ...] = ()
     """The system prompt, or instructions called initial, original, hidden or secret (`prompt_leak_i18n`)."""
+    limits: tuple[str, ...] = ()
+    """Rules, restrictions, limits, filters and censorship (`limits_off_i18n`)."""
+    without: tuple[str, ...] = ()
+    """"Without" before the noun it negates (`\\b` in front where the script has word boundaries)."""
+    without_after: tuple[str, ...] = ()
+    """"Without" after the noun, in languages that put it there (Japanese, Korean, Turkish)."""
+    ai: tuple[str, ...] = ()
+    """An AI, the persona a jailbreak defines. German "KI" only after an article: Turkish "ki" is "that"."""
+    answer: tuple[str, ...] = ()
+    """An order to answer."""
 
 
 LANGUAGES: dict[str, Language] = {
     "de": Language(
+        limits=(r"regeln", r"einschränkung\w{0,20}", r"grenzen", r"filter\w{0,20}", r"zensur"),
+        without=(r"\bohne",),
+        ai=(r"\b(?:eine?|einer|die|der|als|deine) ki\b",),
+        answer=(r"antworte", r"beantworte"),
         ignore=(r"ignorier\w{0,20}", r"vergiss\w{0,20}", r"missacht\w{0,20}"),
         instructions=(r"anweisung\w{0,20}", r"regeln", r"vorgaben", r"befehl\w{0,20}"),
         show=(
@@ -44,6 +59,11 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "es": Language(
+        limits=(r"reglas", r"restricci\w+", r"límites", r"filtros", r"censura"),
+        without=(r"\bsin",),
+        # "IA" of Spanish, French, Italian and Portuguese, and "AI" (also right after Chinese or Japanese).
+        ai=(r"(?<![a-z])(?:ia|ai)(?![a-z])",),
+        answer=(r"responde", r"contesta"),
         ignore=(r"ignora\w{0,20}", r"olvida\w{0,20}"),
         # "instru…" reads Spanish "instrucciones", French "instructions" and Portuguese "instruções" alike.
         instructions=(r"instru\w{0,20}", r"indicaciones"),
@@ -58,6 +78,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "fr": Language(
+        limits=(r"règles", r"restrictions?", r"limites", r"filtres", r"censure"),
+        without=(r"\bsans",),
+        answer=(r"réponds", r"répondez"),
         ignore=(r"ignorez", r"ignore[rs]?", r"oublie\w{0,20}"),
         instructions=(r"règles", r"consignes"),
         show=(
@@ -71,6 +94,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "pt": Language(
+        limits=(r"regras", r"restriç\w+"),
+        without=(r"\bsem",),
+        answer=(r"responda",),
         ignore=(r"esquec\w{0,20}",),
         instructions=(r"regras",),
         show=(
@@ -83,6 +109,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "it": Language(
+        limits=(r"regole", r"restrizioni", r"limiti", r"filtri"),
+        without=(r"\bsenza",),
+        answer=(r"rispondi",),
         ignore=(r"dimentica\w{0,20}",),
         instructions=(r"regole",),
         show=(
@@ -95,10 +124,16 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "nl": Language(
+        limits=(r"regels", r"beperkingen"),
+        without=(r"\bzonder",),
+        answer=(r"antwoord",),
         show=(r"toon", r"tonen", r"vertel", r"vertellen", r"herhaal", r"herhalen", r"onthul", r"onthullen"),
         hidden_prompt=(r"systemprompt\b", r"(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"),
     ),
     "pl": Language(
+        limits=(r"zasad", r"ograniczeń", r"filtrów", r"cenzury"),
+        without=(r"\bbez",),
+        answer=(r"odpowiadaj",),
         show=(r"pokaż", r"pokażcie", r"ujawnij", r"powiedz", r"powtórz", r"wypisz", r"podaj"),
         hidden_prompt=(
             r"(?:prompt|instrukcj\w{0,20}|polecenia) systemow\w{0,20}",
@@ -106,6 +141,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ru": Language(
+        limits=(r"правил\w{0,20}", r"ограничени\w{0,20}", r"фильтр\w{0,20}", r"цензур\w{0,20}"),
+        without=(r"\bбез",),
+        ai=(r"(?<![а-я])ии(?![а-я])",),
+        answer=(r"отвечай", r"ответь"),
         ignore=(r"игнорир\w{0,20}", r"забудь\w{0,20}", r"не обращай"),
         instructions=(r"инструкц\w{0,20}", r"указани\w{0,20}", r"правил\w{0,20}"),
         show=(
@@ -119,6 +158,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "tr": Language(
+        limits=(r"kural\w{0,20}", r"kisitlama\w{0,20}", r"sinir\w{0,20}", r"sansür\w{0,20}"),
+        without_after=(r"olmadan",),
+        ai=(r"yapay zeka",),
+        answer=(r"cevap ver",),
         show=(
             r"göster(?:in|ir misin|ebilir misin)?", r"açikla(?:yin|r misin)?", r"söyle(?:yin|r misin)?",
             r"yazdir(?:in)?", r"tekrarla(?:yin)?", r"paylaş(?:in|ir misin)?",
@@ -129,6 +172,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "vi": Language(
+        limits=(r"quy tắc", r"giới hạn", r"hạn chế", r"bộ lọc", r"kiểm duyệt"),
+        without=(r"không có",),
+        ai=(r"trí tuệ nhân tạo",),
+        answer=(r"trả lời",),
         show=(r"hiển thị", r"tiết lộ", r"cho tôi xem", r"cho tôi biết", r"in ra", r"lặp lại", r"chia sẻ"),
         hidden_prompt=(
             r"(?:lời nhắc|chỉ dẫn|hướng dẫn|thông điệp|lệnh) (?:của )?hệ thống",
@@ -136,12 +183,20 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "id": Language(
+        limits=(r"aturan", r"batasan", r"pembatasan", r"sensor"),
+        without=(r"\btanpa",),
+        ai=(r"kecerdasan buatan",),
+        answer=(r"jawab\w{0,20}",),
         show=(r"tunjukkan", r"ungkapkan", r"beri tahu", r"beritahu", r"cetak", r"ulangi", r"bagikan", r"sebutkan"),
         hidden_prompt=(
             r"(?:prompt|instruksi|perintah|pesan) sistem\b", r"instruksi (?:awal|asli|tersembunyi|rahasia)\b"
         ),
     ),
     "zh": Language(
+        limits=(r"规则", r"規則", r"限制", r"过滤", r"過濾", r"审查", r"審查"),
+        without=(r"没有", r"沒有", r"无", r"無", r"不受"),
+        ai=(r"人工智能",),
+        answer=(r"回答", r"回复", r"回覆"),
         ignore=(r"忽略", r"无视", r"忽视", r"忘记", r"忘掉", r"不要理会"),
         instructions=(r"指令", r"指示", r"说明", r"提示", r"规则"),
         show=(
@@ -154,6 +209,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ja": Language(
+        limits=(r"ルール", r"制限", r"フィルター", r"検閲"),
+        without_after=(r"ない", r"なし", r"無し"),
+        ai=(r"人工知能",),
+        answer=(r"答え",),
         ignore=(r"無視", r"忘れ"),
         instructions=(r"設定", r"命令", r"要求", r"ルール"),
         show=(r"見せ", r"教え", r"表示し", r"出力", r"繰り返", r"明かし"),
@@ -162,16 +221,28 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ko": Language(
+        limits=(r"규칙", r"제한", r"필터", r"검열"),
+        without_after=(r"없는", r"없이"),
+        ai=(r"인공지능",),
+        answer=(r"대답", r"답해"),
         show=(r"보여", r"알려", r"출력", r"공개", r"반복", r"말해"),
         hidden_prompt=(r"시스템 ?(?:프롬프트|메시지|지침|지시)", r"(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"),
     ),
     "ar": Language(
+        limits=(r"قواعد", r"قيود", r"حدود", r"مرشحات", r"فلاتر", r"رقابة"),
+        without=(r"بلا", r"بدون"),
+        ai=(r"ذكاء اصطناعي",),
+        answer=(r"أجب", r"جاوب"),
         show=(r"اعرض", r"اكشف", r"أظهر", r"اظهر", r"أخبرني", r"اخبرني", r"اطبع", r"كرر", r"شارك"),
         hidden_prompt=(
             r"(?:موجه|تعليمات|رسالة|أوامر) النظام", r"التعليمات (?:الأصلية|الأولية|المخفية|السرية|السابقة)",
         ),
     ),
     "hi": Language(
+        limits=(r"नियम", r"प्रतिबंध", r"सीमा", r"फ़िल्टर"),
+        without=(r"बिना",),
+        ai=(r"एआई",),
+        answer=(r"जवाब",),
         show=(
             r"दिखाओ", r"दिखाइए", r"दिखाएं", r"दिखा दो", r"बताओ", r"बताइए", r"बताएं", r"बता दो", r"प्रकट करो",
             r"प्रकट करें", r"दोहराओ", r"दोहराएं",
