@@ -313,28 +313,13 @@ name or order, needs a refit."""
 RULE_NAMES: tuple[str, ...] = tuple(rule.name for rule in RULES)
 
 
-_SECRET = (
-    r"passwort|kennwort|contraseña|senha|palavra-passe|mot de passe|пароль|비밀번호|mật khẩu|पासवर्ड|密码|密碼|"
-    r"パスワード|şifre|كلمة (?:المرور|السر)|wachtwoord|hasło|código secreto|비밀 코드|기밀 문자열|secret code|"
-    r"geheimcode|code secret|passcode|পাসওয়ার্ড|รหัสผ่าน|κωδικ[όο]σ? πρόσβασησ|סיסמ[הא]|رمز (?:عبور|المرور)|"
-    r"پاس ورڈ|kata (?:sandi|laluan)|nenosiri"
-)
-_YOUR = (
-    r"\byour|\bihr\b|\bdein|\bvotre|\bton\b|\bta\b|\btu\b|\btua\b|\bsu\b|\bsua\b|\bseu\b|\bваш|\bтво|너의|당신의|"
-    r"你的|您的|あなたの|của bạn|\bbạn\b|आपका|आपके|تك\b|\bsenin|\bje (?=wachtwoord)|\btwoj|তোমার|আপনার|\biyong\b"
-)
-"""The model's own secret: "your" before it. Dutch "je" only right before it, since French "je" is "I"."""
-_YOUR_AFTER = r"\s*(?:الخاصة? بك|ของคุณ|שלך|\bσου\b|\bσασ\b|\bشما\b|\banda\b|\bkamu\b)"
+_EVERY_LANGUAGE = (*SPACED, *UNSPACED)
+_SECRET = words("secret", _EVERY_LANGUAGE)
+_YOUR = words("your", _EVERY_LANGUAGE)
+"""The model's own secret: "your" before it."""
+_YOUR_AFTER = rf"\s*(?:{words('your_after', _EVERY_LANGUAGE)})"
 """"Your" after it, where the possessive follows the noun (Thai, Hebrew, Greek, Persian, Arabic, Malay…)."""
-_OWN_OR_HOW = (
-    r"\bmy\b|\bmein|\bmon\b|\bma\b|\bmes\b|\bmi\b|\bmis\b|\bmeu\b|\bminha\b|\bmio\b|\bmia\b|\bмо[йяеи]|"
-    r"\bmijn\b|\bmoj|\bbenim|\bsaya\b|\bcủa tôi|मेरा|मेरे|我的|我忘|내 |제 |私の|"
-    r"\bhow\b|\bwie\b|\bcomment\b|\bc[oó]mo\b|\bкак\b|\bhoe\b|\bjak\b|\bnas[ıi]l|\bbagaimana|làm sao|làm thế nào|"
-    r"어떻게|कैसे|كيف|怎么|怎樣|怎样|如何|どうやって|"
-    r"\breset|zurücksetz|\bchange|ändern|\bforgot|vergessen|olvid|oubli|esquec|\bstrong|\bsafe|sicher|"
-    r"重置|忘记|忘了|修改|আমার|কিভাবে|কীভাবে|ของฉัน|อย่างไร|ยังไง|\bμου\b|\bπώσ\b|שלי|איך|\bمن\b|چگونه|چطور|"
-    r"میرا|میری|کیسے|\bko\b|\bpaano\b"
-)
+_OWN_OR_HOW = "|".join(words(kind, _EVERY_LANGUAGE) for kind in ("mine", "how", "handling"))
 """In the sentence of a password question: the asker's own password, or how to handle one. Not a leak."""
 _SECRET_AHEAD = lookahead(_SECRET)
 _SENTENCE = r"[^.。!！?？؟।۔\n]"
@@ -366,19 +351,17 @@ _LEAK_VERB_I18N = rf"\b(?:{words('show', SPACED)})\b|" + behind_opening(words("s
 `_HIDDEN_PROMPT_I18N`: a page that says the system prompt was shown ("données", "partagé", "zeigt", "es
 gibt", "раскрывает", "gösterilen", "दिखाता") asks for nothing. Not "write": "write a system prompt for my
 support bot" is a request for one."""
-_LIMITS_I18N = words("limits", (*SPACED, *UNSPACED))
+_LIMITS_I18N = words("limits", _EVERY_LANGUAGE)
 """Rules, restrictions, limits, filters and censorship in the languages of `_HIDDEN_PROMPT_I18N` (Turkish's
 dotless ı as normalisation folds it, to i)."""
 _WITHOUT_LIMITS_I18N = (
-    rf"(?:{words('without', (*SPACED, *UNSPACED))})[^.。!?！？\n]{{0,20}}?{lookahead(_LIMITS_I18N)}(?:{_LIMITS_I18N})"
+    rf"(?:{words('without', _EVERY_LANGUAGE)})[^.。!?！？\n]{{0,20}}?{lookahead(_LIMITS_I18N)}(?:{_LIMITS_I18N})"
     rf"|(?:{words('limits', _NOUN_FIRST)})(?:が|の|이|가)?\s*(?:{words('without_after', _NOUN_FIRST)})"
 )
 """Without rules or limits, the negation before the noun or, in Japanese, Korean and Turkish, after it. The gap
 is counted in characters: as "two words", in Chinese (no spaces) every split of a run was tried, and 500
 characters of "没有规则" took 7.5 s."""
-_AI_OR_ANSWER_I18N = (
-    words("ai", (*SPACED, *UNSPACED)) + rf"|\b(?:{words('answer', SPACED)})\b|" + words("answer", UNSPACED)
-)
+_AI_OR_ANSWER_I18N = words("ai", _EVERY_LANGUAGE) + rf"|\b(?:{words('answer', SPACED)})\b|" + words("answer", UNSPACED)
 """An AI (the persona a jailbreak defines; "AI" also right after Chinese or Japanese) or an order to answer,
 in the same languages. German "KI" only after an article: Turkish "ki" is "that"."""
 _AI_READER = (

@@ -1,10 +1,10 @@
 """The words promptguard's multilingual rules are built from, per language, in one place.
 
 Each language is one `Language` record: its words for ignoring, for instructions, for showing or telling, for
-the hidden prompt, for limits, for "without", for an AI and for answering, each a tuple of regular-expression
-alternatives as the normalised text spells them
-(case-folded, the Turkish dotless i read as "i"). `rules` builds its patterns from them with `words`, so a
-language is added here, in one record, and the rules that read that kind of word then read it too.
+the hidden prompt, for limits, for "without", for an AI, for answering and for a password, each a tuple of
+regular-expression alternatives as the normalised text spells them (case-folded, the Turkish dotless i read
+as "i"). `rules` builds its patterns from them with `words`, so a language is added here, in one record, and
+the rules that read that kind of word then read it too.
 
 A Python module rather than a data file (TOML, JSON): the entries are regular-expression fragments, written as
 raw strings with their comments, checked by ruff at commit, and loaded with no parser at a Lambda's init.
@@ -39,10 +39,27 @@ class Language:
     """An AI, the persona a jailbreak defines. German "KI" only after an article: Turkish "ki" is "that"."""
     answer: tuple[str, ...] = ()
     """An order to answer."""
+    secret: tuple[str, ...] = ()
+    """A password or a secret code (`secret_request`)."""
+    your: tuple[str, ...] = ()
+    """"Your" before the secret: the model's own."""
+    your_after: tuple[str, ...] = ()
+    """"Your" after the secret, where the possessive follows the noun."""
+    mine: tuple[str, ...] = ()
+    """"My": in a password question, the asker's own password (not a leak)."""
+    how: tuple[str, ...] = ()
+    """"How": a question how to handle a password (not a leak)."""
+    handling: tuple[str, ...] = ()
+    """Resetting, changing, forgetting or keeping a password safe (not a leak)."""
 
 
 LANGUAGES: dict[str, Language] = {
     "de": Language(
+        secret=(r"passwort", r"kennwort", r"geheimcode"),
+        your=(r"\bihr\b", r"\bdein"),
+        mine=(r"\bmein",),
+        how=(r"\bwie\b",),
+        handling=(r"zurücksetz", r"ändern", r"vergessen", r"sicher"),
         limits=(r"regeln", r"einschränkung\w{0,20}", r"grenzen", r"filter\w{0,20}", r"zensur"),
         without=(r"\bohne",),
         ai=(r"\b(?:eine?|einer|die|der|als|deine) ki\b",),
@@ -59,6 +76,11 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "es": Language(
+        secret=(r"contraseña", r"código secreto"),
+        your=(r"\btu\b", r"\bsu\b"),  # "tu" is French too
+        mine=(r"\bmi\b", r"\bmis\b"),
+        how=(r"\bc[oó]mo\b",),  # and Portuguese
+        handling=(r"olvid",),
         limits=(r"reglas", r"restricci\w+", r"límites", r"filtros", r"censura"),
         without=(r"\bsin",),
         # "IA" of Spanish, French, Italian and Portuguese, and "AI" (also right after Chinese or Japanese).
@@ -78,6 +100,11 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "fr": Language(
+        secret=(r"mot de passe", r"code secret"),
+        your=(r"\bvotre", r"\bton\b", r"\bta\b"),
+        mine=(r"\bmon\b", r"\bma\b", r"\bmes\b"),
+        how=(r"\bcomment\b",),
+        handling=(r"oubli",),
         limits=(r"règles", r"restrictions?", r"limites", r"filtres", r"censure"),
         without=(r"\bsans",),
         answer=(r"réponds", r"répondez"),
@@ -94,6 +121,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "pt": Language(
+        secret=(r"senha", r"palavra-passe"),
+        your=(r"\bsua\b", r"\bseu\b"),
+        mine=(r"\bmeu\b", r"\bminha\b"),
+        handling=(r"esquec",),
         limits=(r"regras", r"restriç\w+"),
         without=(r"\bsem",),
         answer=(r"responda",),
@@ -109,6 +140,8 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "it": Language(
+        your=(r"\btua\b",),
+        mine=(r"\bmio\b", r"\bmia\b"),
         limits=(r"regole", r"restrizioni", r"limiti", r"filtri"),
         without=(r"\bsenza",),
         answer=(r"rispondi",),
@@ -124,6 +157,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "nl": Language(
+        secret=(r"wachtwoord",),
+        your=(r"\bje (?=wachtwoord)",),  # only right before it: French "je" is "I"
+        mine=(r"\bmijn\b",),
+        how=(r"\bhoe\b",),
         limits=(r"regels", r"beperkingen"),
         without=(r"\bzonder",),
         answer=(r"antwoord",),
@@ -131,6 +168,10 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"systemprompt\b", r"(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"),
     ),
     "pl": Language(
+        secret=(r"hasło",),
+        your=(r"\btwoj",),
+        mine=(r"\bmoj",),
+        how=(r"\bjak\b",),
         limits=(r"zasad", r"ograniczeń", r"filtrów", r"cenzury"),
         without=(r"\bbez",),
         answer=(r"odpowiadaj",),
@@ -141,6 +182,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ru": Language(
+        secret=(r"пароль",),
+        your=(r"\bваш", r"\bтво"),
+        mine=(r"\bмо[йяеи]",),
+        how=(r"\bкак\b",),
         limits=(r"правил\w{0,20}", r"ограничени\w{0,20}", r"фильтр\w{0,20}", r"цензур\w{0,20}"),
         without=(r"\bбез",),
         ai=(r"(?<![а-я])ии(?![а-я])",),
@@ -158,6 +203,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "tr": Language(
+        secret=(r"şifre",),
+        your=(r"\bsenin",),
+        mine=(r"\bbenim",),
+        how=(r"\bnas[ıi]l",),
         limits=(r"kural\w{0,20}", r"kisitlama\w{0,20}", r"sinir\w{0,20}", r"sansür\w{0,20}"),
         without_after=(r"olmadan",),
         ai=(r"yapay zeka",),
@@ -172,6 +221,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "vi": Language(
+        secret=(r"mật khẩu",),
+        your=(r"của bạn", r"\bbạn\b"),
+        mine=(r"\bcủa tôi",),
+        how=(r"làm sao", r"làm thế nào"),
         limits=(r"quy tắc", r"giới hạn", r"hạn chế", r"bộ lọc", r"kiểm duyệt"),
         without=(r"không có",),
         ai=(r"trí tuệ nhân tạo",),
@@ -183,6 +236,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "id": Language(
+        secret=(r"kata (?:sandi|laluan)",),  # and Malay
+        your_after=(r"\banda\b", r"\bkamu\b"),
+        mine=(r"\bsaya\b",),
+        how=(r"\bbagaimana",),
         limits=(r"aturan", r"batasan", r"pembatasan", r"sensor"),
         without=(r"\btanpa",),
         ai=(r"kecerdasan buatan",),
@@ -193,6 +250,11 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "zh": Language(
+        secret=(r"密码", r"密碼"),
+        your=(r"你的", r"您的"),
+        mine=(r"我的", r"我忘"),
+        how=(r"怎么", r"怎樣", r"怎样", r"如何"),
+        handling=(r"重置", r"忘记", r"忘了", r"修改"),
         limits=(r"规则", r"規則", r"限制", r"过滤", r"過濾", r"审查", r"審查"),
         without=(r"没有", r"沒有", r"无", r"無", r"不受"),
         ai=(r"人工智能",),
@@ -209,6 +271,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ja": Language(
+        secret=(r"パスワード",),
+        your=(r"あなたの",),
+        mine=(r"私の",),
+        how=(r"どうやって",),
         limits=(r"ルール", r"制限", r"フィルター", r"検閲"),
         without_after=(r"ない", r"なし", r"無し"),
         ai=(r"人工知能",),
@@ -221,6 +287,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ko": Language(
+        secret=(r"비밀번호", r"비밀 코드", r"기밀 문자열"),
+        your=(r"너의", r"당신의"),
+        mine=(r"내 ", r"제 "),
+        how=(r"어떻게",),
         limits=(r"규칙", r"제한", r"필터", r"검열"),
         without_after=(r"없는", r"없이"),
         ai=(r"인공지능",),
@@ -229,6 +299,10 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"시스템 ?(?:프롬프트|메시지|지침|지시)", r"(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"),
     ),
     "ar": Language(
+        secret=(r"كلمة (?:المرور|السر)", r"رمز (?:عبور|المرور)"),  # "رمز عبور" is Persian too
+        your=(r"تك\b",),
+        your_after=(r"الخاصة? بك",),
+        how=(r"كيف",),
         limits=(r"قواعد", r"قيود", r"حدود", r"مرشحات", r"فلاتر", r"رقابة"),
         without=(r"بلا", r"بدون"),
         ai=(r"ذكاء اصطناعي",),
@@ -239,6 +313,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "hi": Language(
+        secret=(r"पासवर्ड",),
+        your=(r"आपका", r"आपके"),
+        mine=(r"मेरा", r"मेरे"),
+        how=(r"कैसे",),
         limits=(r"नियम", r"प्रतिबंध", r"सीमा", r"फ़िल्टर"),
         without=(r"बिना",),
         ai=(r"एआई",),
@@ -249,12 +327,33 @@ LANGUAGES: dict[str, Language] = {
         ),
         hidden_prompt=(r"सिस्टम (?:प्रॉम्प्ट|निर्देश|संदेश)", r"(?:मूल|प्रारंभिक|छिपे हुए|छिपे|गुप्त) निर्देश"),
     ),
+    "en": Language(
+        # English rules are written in `rules` itself; only the words `secret_request` shares with the others.
+        secret=(r"secret code", r"passcode"),
+        your=(r"\byour",),
+        mine=(r"\bmy\b",),
+        how=(r"\bhow\b",),
+        handling=(r"\breset", r"\bchange", r"\bforgot", r"\bstrong", r"\bsafe"),
+    ),
+    "el": Language(
+        secret=(r"κωδικ[όο]σ? πρόσβασησ",),  # final sigma as case folding writes it
+        your_after=(r"\bσου\b", r"\bσασ\b"),
+        mine=(r"\bμου\b",),
+        how=(r"\bπώσ\b",),
+    ),
+    "sw": Language(secret=(r"nenosiri",)),
+    "tl": Language(your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",)),
+    "bn": Language(secret=(r"পাসওয়ার্ড",), your=(r"তোমার", r"আপনার"), mine=(r"আমার",), how=(r"কিভাবে", r"কীভাবে")),
+    "th": Language(secret=(r"รหัสผ่าน",), your_after=(r"ของคุณ",), mine=(r"ของฉัน",), how=(r"อย่างไร", r"ยังไง")),
+    "he": Language(secret=(r"סיסמ[הא]",), your_after=(r"שלך",), mine=(r"שלי",), how=(r"איך",)),
+    "fa": Language(your_after=(r"\bشما\b",), mine=(r"\bمن\b",), how=(r"چگونه", r"چطور")),
+    "ur": Language(secret=(r"پاس ورڈ",), mine=(r"میرا", r"میری"), how=(r"کیسے",)),
 }  # fmt: skip
 """Every language the rules read by name (the learned layer reads the rest)."""
 
-SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi")
+SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi", "en", "el", "sw", "tl")
 """Languages whose words are read behind one `\\b` (one test where a word cannot start, not one per branch)."""
-UNSPACED = ("zh", "ja", "ko", "ar", "hi")
+UNSPACED = ("zh", "ja", "ko", "ar", "hi", "bn", "th", "he", "fa", "ur")
 """Languages whose words are read behind the lookahead of what they open with (`openings.behind_opening`):
 Chinese and Japanese have no spaces for `\\b` to stand at."""
 
