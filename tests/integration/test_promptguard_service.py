@@ -183,9 +183,10 @@ def test_the_lambda_init_loads_what_a_first_check_would_otherwise_load() -> None
     init phase): the first check in a process no longer pays ~0.25 s for them."""
     script = (
         "import promptguard_service.app\n"
-        "from promptguard_service import calibration, model, normalize\n"
+        "from promptguard_service import calibration, model\n"
+        "from promptguard_service.normalize import respelling\n"
         "print(model.load_models.cache_info().currsize, calibration.load_calibration.cache_info().currsize,"
-        " normalize._english_words.cache_info().currsize)"
+        " respelling._english_words.cache_info().currsize)"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False, env=env)

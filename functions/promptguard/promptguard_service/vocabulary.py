@@ -1,0 +1,365 @@
+"""The words promptguard's multilingual rules are built from, per language, in one place.
+
+Each language is one `Language` record: its words for ignoring, for instructions, for showing or telling, for
+the hidden prompt, for limits, for "without", for an AI, for answering and for a password, each a tuple of
+regular-expression alternatives as the normalised text spells them (case-folded, the Turkish dotless i read
+as "i"). `rules` builds its patterns from them with `words`, so a language is added here, in one record, and
+the rules that read that kind of word then read it too.
+
+A Python module rather than a data file (TOML, JSON): the entries are regular-expression fragments, written as
+raw strings with their comments, checked by ruff at commit, and loaded with no parser at a Lambda's init.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language's words; each field a tuple of alternatives (regular expressions), empty where unknown."""
+
+    ignore: tuple[str, ...] = ()
+    """Ignoring or forgetting, as an order ("ignoriere", "olvida"): `override_instructions_i18n`."""
+    instructions: tuple[str, ...] = ()
+    """Instructions, rules or orders, the object of `ignore`."""
+    show: tuple[str, ...] = ()
+    """Showing, telling, repeating or printing, in the imperative or the infinitive (`prompt_leak_i18n`). Not a
+    past or third person: a page that says the system prompt was shown ("données", "zeigt", "gösterilen") asks
+    for nothing. Not "write": "write a system prompt for my support bot" is a request for one."""
+    hidden_prompt: tuple[str, ...] = ()
+    """The system prompt, or instructions called initial, original, hidden or secret (`prompt_leak_i18n`)."""
+    limits: tuple[str, ...] = ()
+    """Rules, restrictions, limits, filters and censorship (`limits_off_i18n`)."""
+    without: tuple[str, ...] = ()
+    """"Without" before the noun it negates (`\\b` in front where the script has word boundaries)."""
+    without_after: tuple[str, ...] = ()
+    """"Without" after the noun, in languages that put it there (Japanese, Korean, Turkish)."""
+    ai: tuple[str, ...] = ()
+    """An AI, the persona a jailbreak defines. German "KI" only after an article: Turkish "ki" is "that"."""
+    answer: tuple[str, ...] = ()
+    """An order to answer."""
+    secret: tuple[str, ...] = ()
+    """A password or a secret code (`secret_request`)."""
+    your: tuple[str, ...] = ()
+    """"Your" before the secret: the model's own."""
+    your_after: tuple[str, ...] = ()
+    """"Your" after the secret, where the possessive follows the noun."""
+    mine: tuple[str, ...] = ()
+    """"My": in a password question, the asker's own password (not a leak)."""
+    how: tuple[str, ...] = ()
+    """"How": a question how to handle a password (not a leak)."""
+    handling: tuple[str, ...] = ()
+    """Resetting, changing, forgetting or keeping a password safe (not a leak)."""
+
+
+LANGUAGES: dict[str, Language] = {
+    "de": Language(
+        secret=(r"passwort", r"kennwort", r"geheimcode"),
+        your=(r"\bihr\b", r"\bdein"),
+        mine=(r"\bmein",),
+        how=(r"\bwie\b",),
+        handling=(r"zurücksetz", r"ändern", r"vergessen", r"sicher"),
+        limits=(r"regeln", r"einschränkung\w{0,20}", r"grenzen", r"filter\w{0,20}", r"zensur"),
+        without=(r"\bohne",),
+        ai=(r"\b(?:eine?|einer|die|der|als|deine) ki\b",),
+        answer=(r"antworte", r"beantworte"),
+        ignore=(r"ignorier\w{0,20}", r"vergiss\w{0,20}", r"missacht\w{0,20}"),
+        instructions=(r"anweisung\w{0,20}", r"regeln", r"vorgaben", r"befehl\w{0,20}"),
+        show=(
+            r"zeig(?:e|en)?", r"verrat(?:e|en)?", r"nenne?n?", r"wiederhole?n?", r"gib", r"geben", r"teilen?",
+            r"drucken?", r"offenbaren?", r"enthülle?n?",
+        ),
+        hidden_prompt=(
+            r"system-?prompts?\b", r"system-?(?:anweisung|nachricht)\w{0,20}",
+            r"(?:ursprünglich|anfänglich|versteckt|geheim|vorherig)\w{0,20} (?:anweisung|instruktion)\w{0,20}",
+        ),
+    ),
+    "es": Language(
+        secret=(r"contraseña", r"código secreto"),
+        your=(r"\btu\b", r"\bsu\b"),  # "tu" is French too
+        mine=(r"\bmi\b", r"\bmis\b"),
+        how=(r"\bc[oó]mo\b",),  # and Portuguese
+        handling=(r"olvid",),
+        limits=(r"reglas", r"restricci\w+", r"límites", r"filtros", r"censura"),
+        without=(r"\bsin",),
+        # "IA" of Spanish, French, Italian and Portuguese, and "AI" (also right after Chinese or Japanese).
+        ai=(r"(?<![a-z])(?:ia|ai)(?![a-z])",),
+        answer=(r"responde", r"contesta"),
+        ignore=(r"ignora\w{0,20}", r"olvida\w{0,20}"),
+        # "instru…" reads Spanish "instrucciones", French "instructions" and Portuguese "instruções" alike.
+        instructions=(r"instru\w{0,20}", r"indicaciones"),
+        show=(
+            r"muestra(?:me|nos)?", r"muéstra(?:me|nos)", r"mostrar(?:me|nos)?", r"revela(?:r|rme)?",
+            r"revéla(?:me|nos)", r"dime", r"dinos", r"decir(?:me)?", r"comparte", r"compárte(?:me|nos)", r"compartir",
+            r"repite", r"repíte(?:me|nos)", r"repetir", r"imprime", r"imprimir", r"enseña", r"enséña(?:me|nos)",
+        ),
+        hidden_prompt=(
+            r"(?:prompt|instrucciones|mensaje) del sistema\b",
+            r"instrucciones (?:iniciales|originales|ocultas|secretas|previas)\b",
+        ),
+    ),
+    "fr": Language(
+        secret=(r"mot de passe", r"code secret"),
+        your=(r"\bvotre", r"\bton\b", r"\bta\b"),
+        mine=(r"\bmon\b", r"\bma\b", r"\bmes\b"),
+        how=(r"\bcomment\b",),
+        handling=(r"oubli",),
+        limits=(r"règles", r"restrictions?", r"limites", r"filtres", r"censure"),
+        without=(r"\bsans",),
+        answer=(r"réponds", r"répondez"),
+        ignore=(r"ignorez", r"ignore[rs]?", r"oublie\w{0,20}"),
+        instructions=(r"règles", r"consignes"),
+        show=(
+            r"montrez?", r"montrer", r"révèle", r"révélez", r"révéler", r"affichez?", r"afficher", r"donnez?",
+            r"donner", r"répète", r"répétez", r"répéter", r"dis", r"dites", r"partagez?", r"partager", r"imprimez?",
+            r"imprimer", r"divulguez?", r"divulguer", r"dévoilez?", r"dévoiler",
+        ),
+        hidden_prompt=(
+            r"(?:prompt|invite|message|instructions?) (?:du )?système\b",
+            r"instructions (?:initiales|d'origine|originales|cachées|secrètes|précédentes)\b",
+        ),
+    ),
+    "pt": Language(
+        secret=(r"senha", r"palavra-passe"),
+        your=(r"\bsua\b", r"\bseu\b"),
+        mine=(r"\bmeu\b", r"\bminha\b"),
+        handling=(r"esquec",),
+        limits=(r"regras", r"restriç\w+"),
+        without=(r"\bsem",),
+        answer=(r"responda",),
+        ignore=(r"esquec\w{0,20}",),
+        instructions=(r"regras",),
+        show=(
+            r"mostre", r"mostra", r"revele", r"diga", r"diz", r"dizer", r"compartilhe", r"compartilhar", r"repita",
+            r"imprima", r"divulgue", r"divulgar",
+        ),
+        hidden_prompt=(
+            r"(?:prompt|mensagem|instruções) do sistema\b",
+            r"instruções (?:iniciais|originais|ocultas|secretas|anteriores)\b",
+        ),
+    ),
+    "it": Language(
+        your=(r"\btua\b",),
+        mine=(r"\bmio\b", r"\bmia\b"),
+        limits=(r"regole", r"restrizioni", r"limiti", r"filtri"),
+        without=(r"\bsenza",),
+        answer=(r"rispondi",),
+        ignore=(r"dimentica\w{0,20}",),
+        instructions=(r"regole",),
+        show=(
+            r"mostrami", r"mostrare", r"rivela", r"rivelami", r"rivelare", r"dimmi", r"condividi", r"condividere",
+            r"ripeti", r"ripetere", r"stampa", r"stampare", r"svela", r"svelami", r"svelare",
+        ),
+        hidden_prompt=(
+            r"(?:prompt|messaggio|istruzioni) di sistema\b",
+            r"istruzioni (?:iniziali|originali|nascoste|segrete|precedenti)\b",
+        ),
+    ),
+    "nl": Language(
+        secret=(r"wachtwoord",),
+        your=(r"\bje (?=wachtwoord)",),  # only right before it: French "je" is "I"
+        mine=(r"\bmijn\b",),
+        how=(r"\bhoe\b",),
+        limits=(r"regels", r"beperkingen"),
+        without=(r"\bzonder",),
+        answer=(r"antwoord",),
+        show=(r"toon", r"tonen", r"vertel", r"vertellen", r"herhaal", r"herhalen", r"onthul", r"onthullen"),
+        hidden_prompt=(r"systemprompt\b", r"(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"),
+    ),
+    "pl": Language(
+        secret=(r"hasło",),
+        your=(r"\btwoj",),
+        mine=(r"\bmoj",),
+        how=(r"\bjak\b",),
+        limits=(r"zasad", r"ograniczeń", r"filtrów", r"cenzury"),
+        without=(r"\bbez",),
+        answer=(r"odpowiadaj",),
+        show=(r"pokaż", r"pokażcie", r"ujawnij", r"powiedz", r"powtórz", r"wypisz", r"podaj"),
+        hidden_prompt=(
+            r"(?:prompt|instrukcj\w{0,20}|polecenia) systemow\w{0,20}",
+            r"(?:ukryte|tajne|pierwotne|początkowe) (?:instrukcje|polecenia)\b",
+        ),
+    ),
+    "ru": Language(
+        secret=(r"пароль",),
+        your=(r"\bваш", r"\bтво"),
+        mine=(r"\bмо[йяеи]",),
+        how=(r"\bкак\b",),
+        limits=(r"правил\w{0,20}", r"ограничени\w{0,20}", r"фильтр\w{0,20}", r"цензур\w{0,20}"),
+        without=(r"\bбез",),
+        ai=(r"(?<![а-я])ии(?![а-я])",),
+        answer=(r"отвечай", r"ответь"),
+        ignore=(r"игнорир\w{0,20}", r"забудь\w{0,20}", r"не обращай"),
+        instructions=(r"инструкц\w{0,20}", r"указани\w{0,20}", r"правил\w{0,20}"),
+        show=(
+            r"покажи(?:те)?", r"раскрой(?:те)?", r"выведи(?:те)?", r"выдай(?:те)?", r"повтори(?:те)?", r"скажи(?:те)?",
+            r"поделись", r"распечатай", r"озвучь",
+        ),
+        hidden_prompt=(
+            r"системн\w{0,20} (?:промпт\w{0,20}|подсказк\w{0,20}|инструкци\w{0,20}|сообщени\w{0,20})",
+            r"(?:исходн|первоначальн|скрыт|секретн|изначальн)\w{0,20} (?:инструкци\w{0,20}|указани\w{0,20}"
+            r"|промпт\w{0,20})",
+        ),
+    ),
+    "tr": Language(
+        secret=(r"şifre",),
+        your=(r"\bsenin",),
+        mine=(r"\bbenim",),
+        how=(r"\bnas[ıi]l",),
+        limits=(r"kural\w{0,20}", r"kisitlama\w{0,20}", r"sinir\w{0,20}", r"sansür\w{0,20}"),
+        without_after=(r"olmadan",),
+        ai=(r"yapay zeka",),
+        answer=(r"cevap ver",),
+        show=(
+            r"göster(?:in|ir misin|ebilir misin)?", r"açikla(?:yin|r misin)?", r"söyle(?:yin|r misin)?",
+            r"yazdir(?:in)?", r"tekrarla(?:yin)?", r"paylaş(?:in|ir misin)?",
+        ),
+        hidden_prompt=(
+            r"sistem (?:istemi|komutu|talimatlar\w{0,20}|mesaj\w{0,20})",
+            r"(?:orijinal|ilk|gizli|önceki) talimatlar\w{0,20}",
+        ),
+    ),
+    "vi": Language(
+        secret=(r"mật khẩu",),
+        your=(r"của bạn", r"\bbạn\b"),
+        mine=(r"\bcủa tôi",),
+        how=(r"làm sao", r"làm thế nào"),
+        limits=(r"quy tắc", r"giới hạn", r"hạn chế", r"bộ lọc", r"kiểm duyệt"),
+        without=(r"không có",),
+        ai=(r"trí tuệ nhân tạo",),
+        answer=(r"trả lời",),
+        show=(r"hiển thị", r"tiết lộ", r"cho tôi xem", r"cho tôi biết", r"in ra", r"lặp lại", r"chia sẻ"),
+        hidden_prompt=(
+            r"(?:lời nhắc|chỉ dẫn|hướng dẫn|thông điệp|lệnh) (?:của )?hệ thống",
+            r"(?:hướng dẫn|chỉ dẫn) (?:ban đầu|gốc|ẩn|bí mật)",
+        ),
+    ),
+    "id": Language(
+        secret=(r"kata (?:sandi|laluan)",),  # and Malay
+        your_after=(r"\banda\b", r"\bkamu\b"),
+        mine=(r"\bsaya\b",),
+        how=(r"\bbagaimana",),
+        limits=(r"aturan", r"batasan", r"pembatasan", r"sensor"),
+        without=(r"\btanpa",),
+        ai=(r"kecerdasan buatan",),
+        answer=(r"jawab\w{0,20}",),
+        show=(r"tunjukkan", r"ungkapkan", r"beri tahu", r"beritahu", r"cetak", r"ulangi", r"bagikan", r"sebutkan"),
+        hidden_prompt=(
+            r"(?:prompt|instruksi|perintah|pesan) sistem\b", r"instruksi (?:awal|asli|tersembunyi|rahasia)\b"
+        ),
+    ),
+    "zh": Language(
+        secret=(r"密码", r"密碼"),
+        your=(r"你的", r"您的"),
+        mine=(r"我的", r"我忘"),
+        how=(r"怎么", r"怎樣", r"怎样", r"如何"),
+        handling=(r"重置", r"忘记", r"忘了", r"修改"),
+        limits=(r"规则", r"規則", r"限制", r"过滤", r"過濾", r"审查", r"審查"),
+        without=(r"没有", r"沒有", r"无", r"無", r"不受"),
+        ai=(r"人工智能",),
+        answer=(r"回答", r"回复", r"回覆"),
+        ignore=(r"忽略", r"无视", r"忽视", r"忘记", r"忘掉", r"不要理会"),
+        instructions=(r"指令", r"指示", r"说明", r"提示", r"规则"),
+        show=(
+            r"显示", r"展示", r"透露", r"告诉我", r"告訴我", r"输出", r"輸出", r"打印", r"重复", r"重複", r"泄露",
+            r"给我看", r"給我看", r"公开", r"公開", r"说出", r"說出",
+        ),
+        hidden_prompt=(
+            r"系统提示词?", r"系統提示詞?", r"系统指令", r"系統指令", r"系统消息", r"初始指令", r"原始指令",
+            r"隐藏(?:的)?指令", r"秘密指令",
+        ),
+    ),
+    "ja": Language(
+        secret=(r"パスワード",),
+        your=(r"あなたの",),
+        mine=(r"私の",),
+        how=(r"どうやって",),
+        limits=(r"ルール", r"制限", r"フィルター", r"検閲"),
+        without_after=(r"ない", r"なし", r"無し"),
+        ai=(r"人工知能",),
+        answer=(r"答え",),
+        ignore=(r"無視", r"忘れ"),
+        instructions=(r"設定", r"命令", r"要求", r"ルール"),
+        show=(r"見せ", r"教え", r"表示し", r"出力", r"繰り返", r"明かし"),
+        hidden_prompt=(
+            r"システムプロンプト", r"システムメッセージ", r"システム指示", r"(?:初期|元|最初|隠された|秘密)の?指示",
+        ),
+    ),
+    "ko": Language(
+        secret=(r"비밀번호", r"비밀 코드", r"기밀 문자열"),
+        your=(r"너의", r"당신의"),
+        mine=(r"내 ", r"제 "),
+        how=(r"어떻게",),
+        limits=(r"규칙", r"제한", r"필터", r"검열"),
+        without_after=(r"없는", r"없이"),
+        ai=(r"인공지능",),
+        answer=(r"대답", r"답해"),
+        show=(r"보여", r"알려", r"출력", r"공개", r"반복", r"말해"),
+        hidden_prompt=(r"시스템 ?(?:프롬프트|메시지|지침|지시)", r"(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"),
+    ),
+    "ar": Language(
+        secret=(r"كلمة (?:المرور|السر)", r"رمز (?:عبور|المرور)"),  # "رمز عبور" is Persian too
+        your=(r"تك\b",),
+        your_after=(r"الخاصة? بك",),
+        how=(r"كيف",),
+        limits=(r"قواعد", r"قيود", r"حدود", r"مرشحات", r"فلاتر", r"رقابة"),
+        without=(r"بلا", r"بدون"),
+        ai=(r"ذكاء اصطناعي",),
+        answer=(r"أجب", r"جاوب"),
+        show=(r"اعرض", r"اكشف", r"أظهر", r"اظهر", r"أخبرني", r"اخبرني", r"اطبع", r"كرر", r"شارك"),
+        hidden_prompt=(
+            r"(?:موجه|تعليمات|رسالة|أوامر) النظام", r"التعليمات (?:الأصلية|الأولية|المخفية|السرية|السابقة)",
+        ),
+    ),
+    "hi": Language(
+        secret=(r"पासवर्ड",),
+        your=(r"आपका", r"आपके"),
+        mine=(r"मेरा", r"मेरे"),
+        how=(r"कैसे",),
+        limits=(r"नियम", r"प्रतिबंध", r"सीमा", r"फ़िल्टर"),
+        without=(r"बिना",),
+        ai=(r"एआई",),
+        answer=(r"जवाब",),
+        show=(
+            r"दिखाओ", r"दिखाइए", r"दिखाएं", r"दिखा दो", r"बताओ", r"बताइए", r"बताएं", r"बता दो", r"प्रकट करो",
+            r"प्रकट करें", r"दोहराओ", r"दोहराएं",
+        ),
+        hidden_prompt=(r"सिस्टम (?:प्रॉम्प्ट|निर्देश|संदेश)", r"(?:मूल|प्रारंभिक|छिपे हुए|छिपे|गुप्त) निर्देश"),
+    ),
+    "en": Language(
+        # English rules are written in `rules` itself; only the words `secret_request` shares with the others.
+        secret=(r"secret code", r"passcode"),
+        your=(r"\byour",),
+        mine=(r"\bmy\b",),
+        how=(r"\bhow\b",),
+        handling=(r"\breset", r"\bchange", r"\bforgot", r"\bstrong", r"\bsafe"),
+    ),
+    "el": Language(
+        secret=(r"κωδικ[όο]σ? πρόσβασησ",),  # final sigma as case folding writes it
+        your_after=(r"\bσου\b", r"\bσασ\b"),
+        mine=(r"\bμου\b",),
+        how=(r"\bπώσ\b",),
+    ),
+    "sw": Language(secret=(r"nenosiri",)),
+    "tl": Language(your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",)),
+    "bn": Language(secret=(r"পাসওয়ার্ড",), your=(r"তোমার", r"আপনার"), mine=(r"আমার",), how=(r"কিভাবে", r"কীভাবে")),
+    "th": Language(secret=(r"รหัสผ่าน",), your_after=(r"ของคุณ",), mine=(r"ของฉัน",), how=(r"อย่างไร", r"ยังไง")),
+    "he": Language(secret=(r"סיסמ[הא]",), your_after=(r"שלך",), mine=(r"שלי",), how=(r"איך",)),
+    "fa": Language(your_after=(r"\bشما\b",), mine=(r"\bمن\b",), how=(r"چگونه", r"چطور")),
+    "ur": Language(secret=(r"پاس ورڈ",), mine=(r"میرا", r"میری"), how=(r"کیسے",)),
+}  # fmt: skip
+"""Every language the rules read by name (the learned layer reads the rest)."""
+
+SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi", "en", "el", "sw", "tl")
+"""Languages whose words are read behind one `\\b` (one test where a word cannot start, not one per branch)."""
+UNSPACED = ("zh", "ja", "ko", "ar", "hi", "bn", "th", "he", "fa", "ur")
+"""Languages whose words are read behind the lookahead of what they open with (`openings.behind_opening`):
+Chinese and Japanese have no spaces for `\\b` to stand at."""
+
+
+def words(kind: str, languages: tuple[str, ...]) -> str:
+    """The `kind` words (a `Language` field) of `languages`, as one alternation's branches, in that order."""
+    if kind not in {field.name for field in fields(Language)}:
+        raise KeyError(kind)
+    return "|".join(word for code in languages for word in getattr(LANGUAGES[code], kind))
