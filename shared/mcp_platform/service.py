@@ -22,7 +22,6 @@ from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.observability import invocation_keys, log_context, logger, traced_handler
 from mcp_platform.registry import Registry, ToolSpec, load_registry
 from mcp_platform.settings import FunctionSettings
-from mcp_platform.tasks.worker import cancel_probe, run_task, task_store
 
 
 @dataclass(frozen=True)
@@ -127,6 +126,12 @@ class ServiceApp:
                 # A task-capable service's function outlives a synchronous call: the router waits only this long.
                 seconds = min(seconds, self.settings.service_timeout_seconds)
             deadline = time.monotonic() + seconds - 1.0
+        cancelled: Callable[[], bool] = _never_cancelled
+        if task_id:  # the task store's modules load for a task run only, not with every service's init
+            from mcp_platform.tasks import worker
+
+            store = worker.task_store(self.settings)
+            cancelled = worker.cancel_probe(store, task_id)
         balance = event.get("balance")
         ctx = CallContext(
             account_id=str(event.get("account_id", "")),
@@ -134,7 +139,7 @@ class ServiceApp:
             balance=balance if isinstance(balance, int) else None,
             deadline=deadline,
             in_task=bool(task_id),
-            cancelled=cancel_probe(task_store(self.settings), task_id) if task_id else (lambda: False),
+            cancelled=cancelled,
         )
         cold, self._cold = self._cold, False
         # This invocation's keys only: in make dev the router's own context resumes after the call.
@@ -146,13 +151,17 @@ class ServiceApp:
             task_id=task_id,
         ):
             if task_id:
-                return run_task(
+                return worker.run_task(
                     ServiceRequest.model_validate(event),
                     lambda: self.handle(event, ctx),
-                    task_store(self.settings),
+                    store,
                     ends_by,
                 )
             return self.handle(event, ctx).model_dump(mode="json")
+
+
+def _never_cancelled() -> bool:
+    return False
 
 
 def _reply(result: dict[str, Any] | BaseModel | ToolOutput) -> ServiceReply:
