@@ -121,6 +121,17 @@ def renew() -> None:
     session().register_component("data_loader", loader)
 
 
+def client_errors() -> tuple[type[Exception], ...]:
+    """botocore's `(ClientError, BotoCoreError)`, for `except aws.client_errors():` around a client call.
+
+    An `except` clause's expression is evaluated only when an exception reaches it, so a module that
+    catches these does not import botocore (~40 ms) at init.
+    """
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    return (ClientError, BotoCoreError)
+
+
 def configured_client(service: str, config: Config | None = None, **kwargs: Any) -> Any:
     """A client with its own settings (timeouts, retries, addressing, endpoint), from the shared session.
 

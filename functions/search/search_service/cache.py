@@ -13,8 +13,6 @@ import time
 import zlib
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from mcp_platform import aws
 from mcp_platform.observability import logger
 
@@ -44,7 +42,7 @@ class DynamoCache:
             return None
         try:
             item = self.client.get_item(TableName=self._table, Key={"cache_key": {"S": key}}).get("Item")
-        except (ClientError, BotoCoreError):
+        except aws.client_errors():
             logger.warning("cache read failed", exc_info=True)
             return None
         if not item or int(item["expires_at"]["N"]) <= time.time():
@@ -60,5 +58,5 @@ class DynamoCache:
         item = {"cache_key": {"S": key}, "value": {"B": blob}, "expires_at": {"N": str(int(time.time()) + ttl_seconds)}}
         try:
             self.client.put_item(TableName=self._table, Item=item)
-        except (ClientError, BotoCoreError):
+        except aws.client_errors():
             logger.warning("cache write failed", exc_info=True)

@@ -18,9 +18,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from mcp_platform.aws import client as aws_client
+from mcp_platform.aws import client_errors
 from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
@@ -85,7 +84,7 @@ class ResponseCache:
             return None
         try:
             item = self._client().get_item(TableName=self._table, Key={"cache_key": {"S": key}}).get("Item")
-        except (ClientError, BotoCoreError):
+        except client_errors():
             logger.warning("backend cache read failed", exc_info=True)
             return None
         if not item or float(item["expires_at"]["N"]) <= now:
@@ -119,7 +118,7 @@ class ResponseCache:
         }
         try:
             self._client().put_item(TableName=self._table, Item=item)
-        except (ClientError, BotoCoreError):
+        except client_errors():
             logger.warning("backend cache write failed", exc_info=True)
 
     def forget_memory(self) -> None:
