@@ -11,16 +11,17 @@ a proxy would make the connection on our behalf, past the check.
 from __future__ import annotations
 
 import socket
+from functools import cache
 from typing import TYPE_CHECKING
 
 import httpcore
-import httpx
 
 from mcp_platform.web.addresses import BlockedAddressError, check_address, parse_ip_literal
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    import httpx
     from httpcore import NetworkStream
     from httpcore._backends.base import SOCKET_OPTION
 
@@ -77,17 +78,24 @@ class GuardedBackend(httpcore.SyncBackend):
         raise last
 
 
-class GuardedTransport(httpx.HTTPTransport):
-    """`httpx.HTTPTransport` whose connection pool uses `GuardedBackend` and no environment proxy."""
+@cache
+def _guarded_transport() -> type[httpx.HTTPTransport]:
+    """`GuardedTransport`, defined on first use: httpx (~20 ms) is imported by the first client, not at init."""
+    import httpx
 
-    def __init__(self, *, max_connections: int = 10) -> None:
-        super().__init__(trust_env=False, retries=0)
-        # HTTPTransport has no network_backend argument: swap in an equivalent pool that has one.
-        self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(trust_env=False),
-            max_connections=max_connections,
-            network_backend=GuardedBackend(),
-        )
+    class GuardedTransport(httpx.HTTPTransport):
+        """`httpx.HTTPTransport` whose connection pool uses `GuardedBackend` and no environment proxy."""
+
+        def __init__(self, *, max_connections: int = 10) -> None:
+            super().__init__(trust_env=False, retries=0)
+            # HTTPTransport has no network_backend argument: swap in an equivalent pool that has one.
+            self._pool = httpcore.ConnectionPool(
+                ssl_context=httpx.create_ssl_context(trust_env=False),
+                max_connections=max_connections,
+                network_backend=GuardedBackend(),
+            )
+
+    return GuardedTransport
 
 
 def guarded_client(**kwargs: object) -> httpx.Client:
@@ -95,4 +103,6 @@ def guarded_client(**kwargs: object) -> httpx.Client:
 
     Redirects are followed by `mcp_platform.web.http.download`, which checks each hop.
     """
-    return httpx.Client(transport=GuardedTransport(), follow_redirects=False, trust_env=False, **kwargs)  # type: ignore[arg-type]
+    import httpx
+
+    return httpx.Client(transport=_guarded_transport()(), follow_redirects=False, trust_env=False, **kwargs)  # type: ignore[arg-type]
