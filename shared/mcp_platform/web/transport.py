@@ -14,8 +14,6 @@ import socket
 from functools import cache
 from typing import TYPE_CHECKING
 
-import httpcore
-
 from mcp_platform.web.addresses import BlockedAddressError, check_address, parse_ip_literal
 
 if TYPE_CHECKING:
@@ -43,6 +41,8 @@ def resolve_public(host: str, port: int) -> list[IPAddress]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
+        import httpcore
+
         raise httpcore.ConnectError(f"cannot resolve {host}: {exc}") from None
     addresses: list[IPAddress] = []
     for _family, _type, _proto, _name, sockaddr in infos:
@@ -53,35 +53,38 @@ def resolve_public(host: str, port: int) -> list[IPAddress]:
         if ip not in addresses:
             addresses.append(ip)
     if not addresses:
+        import httpcore
+
         raise httpcore.ConnectError(f"cannot resolve {host}: no addresses")
     return addresses
 
 
-class GuardedBackend(httpcore.SyncBackend):
-    """httpcore network backend that connects by checked IP (see the module docstring)."""
-
-    def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[SOCKET_OPTION] | None = None,
-    ) -> NetworkStream:
-        last: httpcore.ConnectError | httpcore.ConnectTimeout | None = None
-        for ip in resolve_public(host, port):
-            try:
-                return super().connect_tcp(str(ip), port, timeout, local_address, socket_options)
-            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
-                last = exc
-        assert last is not None  # resolve_public never returns an empty list
-        raise last
-
-
 @cache
 def _guarded_transport() -> type[httpx.HTTPTransport]:
-    """`GuardedTransport`, defined on first use: httpx (~20 ms) is imported by the first client, not at init."""
+    """`GuardedTransport` (and its `GuardedBackend`), defined on first use: httpx and httpcore (~30 ms) are
+    imported by the first client, not at init."""
+    import httpcore
     import httpx
+
+    class GuardedBackend(httpcore.SyncBackend):
+        """httpcore network backend that connects by checked IP (see the module docstring)."""
+
+        def connect_tcp(
+            self,
+            host: str,
+            port: int,
+            timeout: float | None = None,
+            local_address: str | None = None,
+            socket_options: Iterable[SOCKET_OPTION] | None = None,
+        ) -> NetworkStream:
+            last: httpcore.ConnectError | httpcore.ConnectTimeout | None = None
+            for ip in resolve_public(host, port):
+                try:
+                    return super().connect_tcp(str(ip), port, timeout, local_address, socket_options)
+                except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
+                    last = exc
+            assert last is not None  # resolve_public never returns an empty list
+            raise last
 
     class GuardedTransport(httpx.HTTPTransport):
         """`httpx.HTTPTransport` whose connection pool uses `GuardedBackend` and no environment proxy."""
