@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING, Any
 
-import fpdf
 import pypdf
 from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PdfReadError, PyPdfError
@@ -111,6 +110,8 @@ def info(arguments: InfoInput, ctx: CallContext) -> dict[str, Any]:
 
 
 def status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
+    import fpdf  # its version only; the typesetter imports it on first use too
+
     return {
         "ok": True,
         "backend": f"pypdf {pypdf.__version__}, fpdf2 {fpdf.__version__}",
