@@ -14,14 +14,14 @@ import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
 from mcp_platform import upstream
 from mcp_platform.backends import Backend, BackendClient
 from mcp_platform.errors import ToolError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    import httpx
 
 
 def provider_backend(name: str, label: str, env: str, default_url: str, *, timeout_s: float = 10.0) -> Backend:
@@ -45,12 +45,16 @@ def keyed_client(backend: Backend, headers: Mapping[str, str], http: httpx.Clien
 
 @cache
 def _shared(backend: Backend, headers: tuple[tuple[str, str], ...]) -> BackendClient:
+    import httpx  # with the first provider client, not at init (~20 ms of a service's cold start)
+
     hook = _home_only(backend, dict(headers))
     return BackendClient(backend, http=httpx.Client(headers=dict(headers), event_hooks={"request": [hook]}))
 
 
 def _home_only(backend: Backend, headers: Mapping[str, str]) -> Callable[[httpx.Request], None]:
     """A request hook (httpx runs it for every redirect hop) removing `headers` off the provider's origin."""
+
+    import httpx
 
     def strip(request: httpx.Request) -> None:
         home = httpx.URL(backend.base_url())

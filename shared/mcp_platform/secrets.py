@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 
-from aws_lambda_powertools.utilities import parameters
-
 from mcp_platform.errors import ErrorCode, ToolError
 
 NOT_CONFIGURED = "provider_not_configured"
@@ -50,6 +48,10 @@ def secret_from_env(env_name: str, what: str, *, max_age: int = 300) -> str:
     ref = os.environ.get(env_name, "").strip()
     if not ref:
         raise MissingSettingError(env_name, what)
+    # Imported with the first secret read: Powertools Parameters pulls in boto3 and s3transfer
+    # (~60 ms), which every service importing this module would otherwise pay at init.
+    from aws_lambda_powertools.utilities import parameters
+
     try:
         if ref.startswith(_SECRETS_MANAGER):
             value = parameters.get_secret(ref.removeprefix(_SECRETS_MANAGER), max_age=max_age)

@@ -24,7 +24,6 @@ from mcp_platform.errors import ErrorCode, ToolError, error_object
 from mcp_platform.observability import logger
 from mcp_platform.registry import Registry, ToolSpec, load_registry
 from mcp_platform.settings import FunctionSettings
-from mcp_platform.tasks.worker import cancel_probe, run_task, task_store
 
 
 @dataclass(frozen=True)
@@ -144,20 +143,30 @@ class ServiceApp:
                 seconds = min(seconds, self.settings.service_timeout_seconds)
             own = time.time() + seconds - REPLY_MARGIN_S
             deadline = own if deadline is None else min(deadline, own)
+        cancelled: Callable[[], bool] = _never_cancelled
+        if request.task_id:  # the task store's modules load for a task run only, not with every service's init
+            from mcp_platform.tasks import worker
+
+            store = worker.task_store(self.settings)
+            cancelled = worker.cancel_probe(store, request.task_id)
         ctx = CallContext(
             account_id=request.account_id,
             request_id=request.request_id,
             balance=request.balance,
             deadline_epoch=deadline,
             in_task=bool(request.task_id),
-            cancelled=cancel_probe(task_store(self.settings), request.task_id) if request.task_id else (lambda: False),
+            cancelled=cancelled,
         )
         logger.thread_safe_append_keys(
             tool=request.tool, request_id=request.request_id, correlation_id=request.request_id, task_id=request.task_id
         )
         if request.task_id:
-            return run_task(request, lambda: self.run(request, ctx), task_store(self.settings), ends_by)
+            return worker.run_task(request, lambda: self.run(request, ctx), store, ends_by)
         return self.run(request, ctx).model_dump(mode="json")
+
+
+def _never_cancelled() -> bool:
+    return False
 
 
 def _reply(result: dict[str, Any] | BaseModel | ToolOutput) -> ServiceReply:

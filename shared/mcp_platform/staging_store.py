@@ -28,15 +28,13 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
-from botocore.config import Config
-from botocore.exceptions import ClientError
-
 from mcp_platform import aws
 from mcp_platform.contracts._staging import DEFAULT_TTL_S, MAX_TTL_S, MIN_TTL_S, STAGED_OBJECT_SCHEMA, STAGING_ID
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
+    from botocore.exceptions import ClientError
     from mypy_boto3_s3 import S3Client
 
 _ACCOUNT_ID = re.compile(r"^[A-Za-z0-9._:@-]{1,128}$")
@@ -155,6 +153,8 @@ class StagingStore:
 
     def head(self, account_id: str, staging_id: str) -> StagedObject:
         """Metadata of a live object; `ToolError(not_found)` when absent or expired."""
+        from botocore.exceptions import ClientError  # with the client's first call: botocore stays out of init
+
         try:
             reply = self.client.head_object(Bucket=self.bucket, Key=_key(account_id, staging_id))
         except ClientError as exc:
@@ -180,6 +180,8 @@ class StagingStore:
                 f"staged object {staging_id} is {obj.size} bytes; this input accepts at most {max_bytes}",
                 ErrorCode.INVALID_ARGUMENTS,
             )
+        from botocore.exceptions import ClientError
+
         try:
             body = self.client.get_object(Bucket=self.bucket, Key=_key(account_id, staging_id))["Body"]
         except ClientError as exc:  # deleted or expired by the lifecycle rule since the HEAD
@@ -213,6 +215,8 @@ def default_store() -> StagingStore:
     bucket = os.environ.get("STAGING_BUCKET")
     if not bucket:
         raise ToolError("staging is not configured (STAGING_BUCKET is unset)", ErrorCode.UPSTREAM_UNAVAILABLE)
+    from botocore.config import Config
+
     # Path-style URLs work against any endpoint, the local moto server on 127.0.0.1 included.
     config = Config(signature_version="s3v4", s3={"addressing_style": "path"}, retries={"mode": "standard"})
     return StagingStore(bucket, aws.configured_client("s3", config))

@@ -15,9 +15,8 @@ import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from mcp_platform.aws import client as aws_client
+from mcp_platform.aws import client_errors
 from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
@@ -57,7 +56,7 @@ class TableCache:
             return None
         try:
             item = self._client().get_item(TableName=self._table, Key={"cache_key": {"S": key}}).get("Item")
-        except (ClientError, BotoCoreError):
+        except client_errors():
             logger.warning("cache read failed", extra={"table": self._table}, exc_info=True)
             return None
         if not item or "body" not in item or float(item["expires_at"]["N"]) <= self._clock():
@@ -82,7 +81,7 @@ class TableCache:
         }
         try:
             self._client().put_item(TableName=self._table, Item=item)
-        except (ClientError, BotoCoreError):
+        except client_errors():
             logger.warning("cache write failed", extra={"table": self._table}, exc_info=True)
             return False
         return True

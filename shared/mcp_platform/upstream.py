@@ -13,8 +13,6 @@ Both are error results, so the router refunds the call: neither is ever charged.
 
 from __future__ import annotations
 
-import httpx
-
 from mcp_platform.errors import ErrorCode, ToolError
 
 _NOT_FOUND = frozenset({404, 410})
@@ -32,6 +30,8 @@ def not_found(what: str, backend: str) -> ToolError:
 
 def unreachable(backend: str, exc: Exception, *, hint: str = "") -> ToolError:
     """`upstream_unavailable` for a request that got no HTTP answer (connect error, timeout, bad TLS...)."""
+    import httpx  # loaded by the request that failed; not at this module's import (~20 ms of a service's init)
+
     if isinstance(exc, httpx.TimeoutException):
         reason = "did not answer in time"
     else:

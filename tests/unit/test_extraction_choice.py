@@ -22,7 +22,7 @@ def fake(monkeypatch: pytest.MonkeyPatch, *, balanced: str, precise: str, judge:
         return precise if favor_precision else balanced
 
     monkeypatch.setattr(extraction, "_trafilatura", passes)
-    monkeypatch.setattr(extraction, "try_readability", lambda _tree: fromstring(f"<div><p>{judge}</p></div>"))
+    monkeypatch.setattr(extraction, "_readability", lambda _tree: fromstring(f"<div><p>{judge}</p></div>"))
     return ran
 
 

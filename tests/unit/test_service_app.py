@@ -183,7 +183,7 @@ def test_a_synchronous_call_gets_the_service_timeout_and_a_task_the_whole_functi
     store = MemoryTaskStore()
     record = task(account="acct")
     store.create(record)
-    monkeypatch.setattr("mcp_platform.service.task_store", lambda _settings: store)
+    monkeypatch.setattr("mcp_platform.tasks.worker.task_store", lambda _settings: store)
     out = app.lambda_handler(_payload(task_id=record.task_id), LongLambdaContext())
     assert out == {"task_id": record.task_id, "ran": True, "stored": True}
     assert seen[1].seconds_left() > 800, "a task runs as long as its function may"

@@ -47,8 +47,8 @@ def test_a_variable_missing_from_the_block_fails_naming_it(wiring: template.Func
 @pytest.mark.parametrize("wiring", FUNCTIONS, ids=[f.logical_id for f in FUNCTIONS])
 def test_every_variable_of_the_block_is_a_field_of_the_settings(wiring: template.FunctionWiring) -> None:
     """The converse: nothing in the block is left for some module to read from os.environ at call time
-    (POWERTOOLS_* configure Powertools itself)."""
-    own = {name for name in environment.for_function(wiring) if not name.startswith("POWERTOOLS_")}
+    (POWERTOOLS_* and PYDANTIC_* configure those libraries themselves)."""
+    own = {name for name in environment.for_function(wiring) if not name.startswith(("POWERTOOLS_", "PYDANTIC_"))}
     assert own - _settings_class(wiring).env_names() == set()
 
 
@@ -115,6 +115,6 @@ def test_every_local_override_is_a_setting_some_function_reads() -> None:
     local: dict[str, str] = {}
     LocalPlatform(port=3000, aws_port=4566, dev_key=None, dev_credits=1).configure(local)
     read = frozenset().union(*(_settings_class(wiring).env_names() for wiring in FUNCTIONS))
-    overrides = {name for name in local if not name.startswith(("AWS_", "POWERTOOLS_"))}
+    overrides = {name for name in local if not name.startswith(("AWS_", "POWERTOOLS_", "PYDANTIC_"))}
     assert overrides - read == set()
     assert {"TTS_ENGINE", "WHISPER_ENGINE", "SHOT_BROWSER_PATH", "HERBAL_DB_PATH", "GEO_DB_PATH"} <= overrides

@@ -6,11 +6,11 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from geo_service.kinds import TYPE_RANK
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from geo_service.store import GeoDb
 
 
@@ -23,6 +23,8 @@ class VectorIndex:
 
     def neighbours(self, geoname_id: int, entity_type: str | None, limit: int) -> list[tuple[int, float]] | None:
         """[(geoname_id, cosine distance)] nearest first, without the anchor; None if it has no vector."""
+        import numpy as np  # numpy loads with the vectors (first similarity call), not at the service's init
+
         pos = np.searchsorted(self.ids, geoname_id)
         if pos >= len(self.ids) or self.ids[pos] != geoname_id:
             return None
@@ -42,6 +44,8 @@ _lock = threading.Lock()
 
 def vector_index(db: GeoDb) -> VectorIndex | None:
     """The database's vectors (None when the importer stored none)."""
+    import numpy as np
+
     key = str(db.path)
     with _lock:
         if key not in _cache:

@@ -5,11 +5,6 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING, Any
 
-import fpdf
-import pypdf
-from pypdf import PdfReader, PdfWriter
-from pypdf.errors import PdfReadError, PyPdfError
-
 from mcp_platform.binary import stage_output
 from mcp_platform.contracts.pdf import (
     MARKDOWN_MAX_CHARS,
@@ -25,6 +20,9 @@ from mcp_platform.errors import ErrorCode, ToolError
 from pdf_service.typeset import FONT_NAME
 
 if TYPE_CHECKING:
+    import pypdf
+    from pypdf import PdfReader, PdfWriter
+
     from mcp_platform.binary import BinaryRef
     from mcp_platform.contracts._common import StatusInput
     from mcp_platform.service import CallContext
@@ -44,7 +42,13 @@ _METADATA_KEYS = {
 
 
 def open_pdf(ref: BinaryRef, ctx: CallContext, argument: str) -> PdfReader:
-    """Load and parse; an empty user password is tried, any other password is refused clearly."""
+    """Load and parse; an empty user password is tried, any other password is refused clearly.
+
+    pypdf is imported by the first call that reads or writes a PDF (here and below), not at init.
+    """
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError, PyPdfError
+
     try:
         reader = PdfReader(io.BytesIO(ref.load(ctx).data))
         if reader.is_encrypted and not reader.decrypt(""):
@@ -59,6 +63,8 @@ def open_pdf(ref: BinaryRef, ctx: CallContext, argument: str) -> PdfReader:
 
 
 def merge(arguments: MergeInput, ctx: CallContext) -> dict[str, Any]:
+    from pypdf import PdfWriter
+
     writer = PdfWriter()
     counts = []
     for index, ref in enumerate(arguments.files):
@@ -69,6 +75,8 @@ def merge(arguments: MergeInput, ctx: CallContext) -> dict[str, Any]:
 
 
 def split(arguments: SplitInput, ctx: CallContext) -> dict[str, Any]:
+    from pypdf import PdfWriter
+
     reader = open_pdf(arguments.file, ctx, "file")
     total = len(reader.pages)
     ranges = parse_ranges(arguments.ranges)
@@ -111,6 +119,9 @@ def info(arguments: InfoInput, ctx: CallContext) -> dict[str, Any]:
 
 
 def status(_arguments: StatusInput, _ctx: CallContext) -> dict[str, Any]:
+    import fpdf  # their versions only
+    import pypdf
+
     return {
         "ok": True,
         "backend": f"pypdf {pypdf.__version__}, fpdf2 {fpdf.__version__}",
@@ -132,6 +143,8 @@ def _stage(writer: PdfWriter, ctx: CallContext, filename: str) -> dict[str, Any]
 
 
 def _page_text(page: pypdf.PageObject) -> str:
+    from pypdf.errors import PyPdfError
+
     try:
         return page.extract_text() or ""
     except (PyPdfError, ValueError, KeyError, TypeError):  # a damaged content stream: no text, not a failure

@@ -7,18 +7,17 @@ allows redistribution; fpdf2 embeds only the glyphs used.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from fpdf import FPDF, TextStyle
-from fpdf.errors import FPDFException
-from markdown_it import MarkdownIt
 
 from mcp_platform.binary import stage_output
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.service import ToolOutput
 
 if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
     from mcp_platform.contracts.pdf import FromMarkdownInput
     from mcp_platform.service import CallContext
 
@@ -26,10 +25,15 @@ FONTS = Path(__file__).parent / "fonts"
 FONT_NAME = "DejaVu Sans 2.37"
 _FAMILY, _MONO = "DejaVu", "DejaVuMono"
 _STYLES = {"": "DejaVuSans", "B": "DejaVuSans-Bold", "I": "DejaVuSans-Oblique", "BI": "DejaVuSans-BoldOblique"}
-_CODE = TextStyle(font_family=_MONO, font_size_pt=9.5)
 
-# No raw HTML and no images: an <img src> would make fpdf2 read files or URLs of our choosing.
-_MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"]).disable("image")
+
+@cache
+def _markdown() -> MarkdownIt:
+    """The parser, built on first use: fpdf2 and markdown-it are most of this service's init otherwise."""
+    from markdown_it import MarkdownIt
+
+    # No raw HTML and no images: an <img src> would make fpdf2 read files or URLs of our choosing.
+    return MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"]).disable("image")
 
 
 def from_markdown(arguments: FromMarkdownInput, ctx: CallContext) -> ToolOutput:
@@ -40,6 +44,10 @@ def from_markdown(arguments: FromMarkdownInput, ctx: CallContext) -> ToolOutput:
 
 def render(markdown: str, title: str | None, page_size: str, orientation: str) -> tuple[bytes, int]:
     """The PDF of `markdown` and its page count; layout failures are `invalid_arguments` on `markdown`."""
+    from fpdf import FPDF, TextStyle
+    from fpdf.errors import FPDFException
+
+    code = TextStyle(font_family=_MONO, font_size_pt=9.5)
     pdf = FPDF(orientation="L" if orientation == "landscape" else "P", format=page_size.lower())
     for style, stem in _STYLES.items():
         pdf.add_font(_FAMILY, style, FONTS / f"{stem}.ttf")
@@ -52,9 +60,9 @@ def render(markdown: str, title: str | None, page_size: str, orientation: str) -
     pdf.set_font(_FAMILY, size=11)
     try:
         pdf.write_html(
-            _MARKDOWN.render(markdown),
+            _markdown().render(markdown),
             font_family=_FAMILY,
-            tag_styles={"code": _CODE, "pre": _CODE},
+            tag_styles={"code": code, "pre": code},
             warn_on_tags_not_matching=False,
         )
     except FPDFException as exc:

@@ -19,12 +19,11 @@ from mcp_platform.dispatch import ServiceReply
 from mcp_platform.errors import ErrorCode, ToolError
 from mcp_platform.mcp import tool_result
 from mcp_platform.registry import Annotations, ToolInput, ToolSpec
-from mcp_platform.tool_search import ToolIndex, summary
-from mcp_router.tool_embedding import wordllama
 
 if TYPE_CHECKING:
     from mcp_platform.profiles import Profile
     from mcp_platform.registry import Registry
+    from mcp_platform.tool_search import ToolIndex
     from mcp_router.calls import ToolCaller
     from mcp_router.context import RequestContext
 
@@ -95,7 +94,13 @@ class MetaTools:
 
     @cached_property
     def _index(self) -> ToolIndex:
-        """Built on first search from the registry itself (a few ms), so it lists exactly what tools/list does."""
+        """Built on first search from the registry itself (a few ms), so it lists exactly what tools/list does.
+
+        The search modules load here too: a cold start that never searches does not import them.
+        """
+        from mcp_platform.tool_search import ToolIndex
+        from mcp_router.tool_embedding import wordllama
+
         return ToolIndex(self._registry, self._registry.descriptions, embedding=wordllama())
 
     @staticmethod
@@ -108,6 +113,8 @@ class MetaTools:
 
         Raises `ToolError` for invalid arguments (`refused` makes that the error result).
         """
+        from mcp_platform.tool_search import summary
+
         arguments = TOOLS_SEARCH.validate(raw_arguments)
         assert isinstance(arguments, SearchInput)
         allowed = frozenset(spec.name for spec in self._registry if self._caller.callable(spec, ctx))

@@ -21,9 +21,7 @@ from typing import TYPE_CHECKING
 from snapshot_restore_py import register_after_restore, register_before_snapshot
 
 from mcp_platform import aws, ids
-from mcp_platform.tool_search import embedding_text
 from mcp_router.http import HttpRequest
-from mcp_router.tool_embedding import wordllama
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -46,8 +44,12 @@ def prime(app: GatewayApp, registry: Registry) -> None:
 
     Every tool's contract and argument validator (without SnapStart each is built on the tool's
     first call; the catalogue already holds the published schemas) and the public documents; the
-    gateway's own paths are exercised through `handle`, as a request would.
+    gateway's own paths are exercised through `handle`, as a request would. The search modules are
+    imported here, not with this module: a plain cold start never runs this hook.
     """
+    from mcp_platform.tool_search import embedding_text
+    from mcp_router.tool_embedding import wordllama
+
     for spec in registry:
         spec.input_model.model_rebuild()
     # tools_search's embedding and the tools' vectors (cached by the embedding): about 0.3 s on first use

@@ -5,10 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError
-
-from mcp_platform.aws import configured_client
+from mcp_platform.aws import client_errors, configured_client
 from mcp_platform.contracts.vision import Box, Label, TextLine
 from mcp_platform.errors import ErrorCode, ToolError
 
@@ -17,12 +14,17 @@ NOT_CONFIGURED = "provider_not_configured"
 
 @cache
 def rekognition() -> Any:
+    """Built on first use, botocore with it: a service that may run RapidOCR does not load botocore at init."""
+    from botocore.config import Config
+
     return configured_client(
         "rekognition", Config(connect_timeout=3, read_timeout=15, retries={"total_max_attempts": 2})
     )
 
 
 def _unavailable(action: str, exc: Exception) -> ToolError:
+    from botocore.exceptions import ClientError
+
     if isinstance(exc, ClientError):
         code = exc.response["Error"].get("Code", "error")
         if code in {"InvalidImageFormatException", "ImageTooLargeException", "InvalidParameterException"}:
@@ -47,7 +49,7 @@ def _box(geometry: dict[str, Any]) -> Box:
 def rekognition_labels(image: bytes, max_labels: int, min_confidence: float) -> list[Label]:
     try:
         answer = rekognition().detect_labels(Image={"Bytes": image}, MaxLabels=max_labels, MinConfidence=min_confidence)
-    except (BotoCoreError, ClientError) as exc:
+    except client_errors() as exc:
         raise _unavailable("DetectLabels", exc) from None
     return [
         Label(
@@ -63,7 +65,7 @@ def rekognition_labels(image: bytes, max_labels: int, min_confidence: float) -> 
 def rekognition_text(image: bytes) -> tuple[list[TextLine], list[TextLine]]:
     try:
         answer = rekognition().detect_text(Image={"Bytes": image})
-    except (BotoCoreError, ClientError) as exc:
+    except client_errors() as exc:
         raise _unavailable("DetectText", exc) from None
     lines, words = [], []
     for found in answer.get("TextDetections", []):

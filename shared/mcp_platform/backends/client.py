@@ -17,8 +17,6 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-import httpx
-
 from mcp_platform import json_text, upstream
 from mcp_platform.backends.cache import CachedAnswer, ResponseCache, cache_key
 from mcp_platform.backends.catalog import BACKENDS, Backend
@@ -29,6 +27,8 @@ from mcp_platform.settings import BackendSettings, SettingsError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Mapping
+
+    import httpx
 
 PLATFORM_AGENT = "McpPlatform/1.0 (+https://mcp.glc-rag.hu; serverless MCP tool platform)"
 """The User-Agent of every backend request: the platform and where to reach its operators."""
@@ -170,6 +170,8 @@ class BackendClient:
         body: Any,
         ask: _Ask,
     ) -> BackendResponse:
+        import httpx  # here and in `shared_http`: a service's init does not load the HTTP stack (~20 ms)
+
         label, hint = self.backend.label, ask.hint
         url = self.backend.base_url(self.origin) + path
         deadline = ask.deadline if ask.deadline is not None else self._clock() + DEFAULT_CALL_SECONDS
@@ -286,6 +288,8 @@ def _now() -> str:
 @cache
 def shared_http() -> httpx.Client:
     """One connection pool per container for every backend (redirects followed: origins are trusted)."""
+    import httpx
+
     return httpx.Client(follow_redirects=True, max_redirects=3)
 
 

@@ -22,9 +22,6 @@ from importlib.metadata import version
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
-import trafilatura
-from trafilatura.external import try_readability
-
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
@@ -61,6 +58,8 @@ def extract(html: str, url: str | None = None) -> Extracted:
         >>> extract("<html><title>T</title><body><article><p>Some long text ...</p></article></body></html>").title
         'T'
     """
+    import trafilatura  # here and below, not at module level: ~100 ms of a service's init, paid on first use
+
     tree = trafilatura.load_html(html)
     if tree is None:
         return Extracted(title="", markdown="")
@@ -74,7 +73,7 @@ def main_content(tree: HtmlElement, url: str | None, agreement: float = AGREEMEN
     if len(balanced) < _MIN_CONTENT_CHARS:
         # A short answer usually means the page defeated the heuristics: a full pass with fallbacks.
         return max(balanced, _trafilatura(tree, url, fast=False, favor_recall=True), key=len)
-    judge = _shingles(try_readability(deepcopy(tree)).text_content())
+    judge = _shingles(_readability(deepcopy(tree)).text_content())
     balanced_fit = _similarity(_shingles(balanced), judge)
     if balanced_fit >= agreement:
         return balanced
@@ -101,9 +100,18 @@ def page_title(tree: HtmlElement) -> str:
     return ""
 
 
+def _readability(tree: HtmlElement) -> HtmlElement:
+    """readability's main content of `tree` (trafilatura's bundled fork), the judge in `main_content`."""
+    from trafilatura.external import try_readability
+
+    return try_readability(tree)
+
+
 def _trafilatura(
     tree: HtmlElement, url: str | None, *, fast: bool = True, favor_precision: bool = False, favor_recall: bool = False
 ) -> str:
+    import trafilatura
+
     return (
         trafilatura.extract(
             tree,

@@ -13,8 +13,6 @@ from functools import cache
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
-import httpx
-
 from mcp_platform import upstream
 from mcp_platform.errors import ToolError
 from mcp_platform.web.addresses import check_url
@@ -23,6 +21,8 @@ from mcp_platform.web.transport import guarded_client
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    import httpx
 
 CONTACT_URL_ENV = "WEB_CONTACT_URL"
 """Where site owners learn about our crawler; named in the user agent."""
@@ -134,6 +134,8 @@ def download(
 def _get(
     client: httpx.Client, url: str, accept: str, limits: FetchLimits, deadline: float
 ) -> tuple[int, httpx.Headers, bytes]:
+    import httpx  # with the first download, as the client is: a service's init does not load the HTTP stack
+
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise _timeout(url, limits)
