@@ -15,6 +15,7 @@ default: that is for tests, which set what they exercise.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -155,3 +156,12 @@ class LlmSettings(FunctionSettings):
     gemini_api_key_parameter: str = ""
     bedrock_model_id: str = ""
     gemini_model: str = ""
+
+
+def settings_of[S: FunctionSettings](model: type[S]) -> functools._lru_cache_wrapper[S]:
+    """`settings()` for one function: `model` parsed from the environment on first call, then kept.
+
+    A function's app module asks for it at import, so a missing variable fails the cold start; tests
+    call `settings.cache_clear()` after changing the environment.
+    """
+    return functools.cache(model.from_env)

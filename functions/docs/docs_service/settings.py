@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import ClassVar
 
-from mcp_platform.settings import TaskSettings, WebSettings
+from mcp_platform.settings import TaskSettings, WebSettings, settings_of
 
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 
@@ -17,7 +16,4 @@ class Settings(WebSettings, TaskSettings):
     """Largest document read, from a URL or the staging store."""
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
-
-from mcp_platform.settings import BackendSettings
+from mcp_platform.settings import BackendSettings, settings_of
 
 
 class Settings(BackendSettings):
@@ -15,7 +13,4 @@ class Settings(BackendSettings):
     """Where an optional openFDA key is (SSM or 'secretsmanager:<id>'); read through `mcp_platform.secrets`."""
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)

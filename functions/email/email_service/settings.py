@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field
 
-from mcp_platform.settings import StagingSettings, csv_items
+from mcp_platform.settings import StagingSettings, csv_items, settings_of
 
 
 class Settings(StagingSettings):
@@ -28,7 +27,4 @@ class Settings(StagingSettings):
     dns_timeout_s: float = Field(3.0, gt=0, le=10)
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import ClassVar
 
-from mcp_platform.settings import FunctionSettings
+from mcp_platform.settings import FunctionSettings, settings_of
 
 
 class Settings(FunctionSettings):
@@ -21,7 +20,4 @@ class Settings(FunctionSettings):
     """Empty: DRAFT."""
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from functools import cache
-
-from mcp_platform.settings import LlmSettings, SearchProviderSettings, TaskSettings, WebSettings
+from mcp_platform.settings import LlmSettings, SearchProviderSettings, TaskSettings, WebSettings, settings_of
 
 
 class Settings(WebSettings, SearchProviderSettings, LlmSettings, TaskSettings):
     pass
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)

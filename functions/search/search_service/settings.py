@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import ClassVar
 
-from mcp_platform.settings import LlmSettings, SearchProviderSettings, WebSettings
+from mcp_platform.settings import LlmSettings, SearchProviderSettings, WebSettings, settings_of
 
 
 class Settings(WebSettings, SearchProviderSettings, LlmSettings):
@@ -17,7 +16,4 @@ class Settings(WebSettings, SearchProviderSettings, LlmSettings):
     page_cache_ttl_seconds: int = 3600
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)

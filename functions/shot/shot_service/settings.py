@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
-
-from mcp_platform.settings import TaskSettings
+from mcp_platform.settings import TaskSettings, settings_of
 
 
 class Settings(TaskSettings):
@@ -12,7 +10,4 @@ class Settings(TaskSettings):
     """The Chromium to launch; empty: Playwright's own build (the container image). Locally Debian's chromium."""
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)

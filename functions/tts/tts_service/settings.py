@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Literal
 
-from mcp_platform.settings import StagingSettings
+from mcp_platform.settings import StagingSettings, settings_of
 
 
 class Settings(StagingSettings):
@@ -13,7 +12,4 @@ class Settings(StagingSettings):
     """`polly` in the template; `espeak` (espeak-ng, offline) in the local default."""
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)

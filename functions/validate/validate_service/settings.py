@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
-
-from mcp_platform.settings import FunctionSettings
+from mcp_platform.settings import FunctionSettings, settings_of
 
 
 class Settings(FunctionSettings):
@@ -15,7 +13,4 @@ class Settings(FunctionSettings):
     """How long validate_email's deliverability check waits for DNS."""
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Literal
 
-from mcp_platform.settings import LlmSettings, StagingSettings
+from mcp_platform.settings import LlmSettings, StagingSettings, settings_of
 
 
 class Settings(StagingSettings, LlmSettings):
@@ -15,7 +14,4 @@ class Settings(StagingSettings, LlmSettings):
     """`rekognition` (the template) or `none` (the local default has no labeller)."""
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)

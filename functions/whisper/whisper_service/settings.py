@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Literal
 
-from mcp_platform.settings import TaskSettings
+from mcp_platform.settings import TaskSettings, settings_of
 
 DEFAULT_OPENAI_URL = "https://api.openai.com/v1"
 
@@ -20,7 +19,4 @@ class Settings(TaskSettings):
     """The SSM parameter / secret holding the endpoint's key (read by `mcp_platform.secrets` when needed)."""
 
 
-@cache
-def settings() -> Settings:
-    """Parsed on first use; app.py asks at import, so a missing variable fails the cold start."""
-    return Settings.from_env()
+settings = settings_of(Settings)
