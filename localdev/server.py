@@ -139,14 +139,22 @@ class LocalPlatform:
         from mcp_platform.admin import AccountAdmin
         from mcp_platform.auth.dynamodb import DynamoAccountStore
         from mcp_platform.aws import client
-        from mcp_platform.billing.dynamodb import DynamoLedger
+        from mcp_platform.billing.dynamodb import build_ledger
         from mcp_platform.registry import load_registry
+        from mcp_platform.settings import LedgerSettings
 
         ddb = client("dynamodb")
         env = os.environ
         admin = AccountAdmin(
             DynamoAccountStore(ddb, env["ACCOUNTS_TABLE"], env["API_KEYS_TABLE"]),
-            DynamoLedger(ddb, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["CALLS_TABLE"]),
+            build_ledger(
+                LedgerSettings(
+                    accounts_table=env["ACCOUNTS_TABLE"],
+                    ledger_table=env["LEDGER_TABLE"],
+                    calls_table=env["CALLS_TABLE"],
+                ),
+                ddb,
+            ),
         )
         services = frozenset(load_registry().services)
         admin.create_account(

@@ -27,7 +27,7 @@ from mcp_platform.admin import AccountAdmin, AdminError, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.auth.signup import SignupMode
 from mcp_platform.auth.store import AccountExistsError
-from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.dynamodb import build_ledger
 from mcp_platform.billing.ledger import InsufficientCreditsError, UnknownAccountError
 from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.billing.usage import (
@@ -39,6 +39,7 @@ from mcp_platform.billing.usage import (
     service_of_tool,
 )
 from mcp_platform.registry import load_registry
+from mcp_platform.settings import LedgerSettings
 from mcp_platform.tasks.dynamodb import DynamoTaskStore, build_task_store
 from mcp_platform.tasks.sweep import task_resolver
 
@@ -110,7 +111,15 @@ def _stores(args: argparse.Namespace) -> _Stores:
             "bucket": env.get("STAGING_BUCKET", ""),
         }
     store = DynamoAccountStore(ddb, tables["accounts"], tables["keys"])
-    admin = AccountAdmin(store, DynamoLedger(ddb, tables["accounts"], tables["ledger"], tables["calls"]))
+    admin = AccountAdmin(
+        store,
+        build_ledger(
+            LedgerSettings(
+                accounts_table=tables["accounts"], ledger_table=tables["ledger"], calls_table=tables["calls"]
+            ),
+            ddb,
+        ),
+    )
     signups = DynamoSignupStore(ddb, tables["accounts"], tables["signups"])
     # Invites are issued whatever the deployment's mode; the router decides whether they are needed.
     desk = SignupDesk(admin, signups, SignupMode.INVITE, frozenset(), 0)

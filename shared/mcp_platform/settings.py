@@ -119,6 +119,19 @@ class BackendSettings(FunctionSettings):
     """DynamoDB table of cached backend answers; empty: memory only."""
 
 
+class LedgerSettings(FunctionSettings):
+    """The billing tables every function that charges, settles or refunds writes (template: AccountsTable,
+    LedgerTable, CallsTable); `billing.dynamodb.build_ledger` makes the one `DynamoLedger` from them."""
+
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"calls_open_shards"})
+
+    accounts_table: str = ""
+    ledger_table: str = ""
+    calls_table: str = ""
+    calls_open_shards: int = 32
+    """Partitions of the calls table's `open` index (template CallsOpenShards; see billing/dynamodb.py)."""
+
+
 class WebSettings(FunctionSettings):
     """Functions that fetch caller-given URLs (`mcp_platform.web`)."""
 

@@ -22,9 +22,10 @@ from mcp_platform import admin_cli
 from mcp_platform.admin import AccountAdmin
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.aws import client
-from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.dynamodb import DynamoLedger, build_ledger
 from mcp_platform.billing.lifecycle import Calls, CallState
 from mcp_platform.dispatch import ServiceReply, ServiceRequest
+from mcp_platform.settings import LedgerSettings
 from mcp_router.calls import MIN_INVOKE_SECONDS, SETTLE_MARGIN_SECONDS
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
@@ -66,6 +67,14 @@ class Rig:
         return self.ledger.balance(ACCOUNT)
 
 
+def _ledger_settings() -> LedgerSettings:
+    return LedgerSettings(
+        accounts_table=TABLE_ENV["ACCOUNTS_TABLE"],
+        ledger_table=TABLE_ENV["LEDGER_TABLE"],
+        calls_table=TABLE_ENV["CALLS_TABLE"],
+    )
+
+
 @pytest.fixture
 def rig(aws: None) -> Iterator[Rig]:
     client.cache_clear()
@@ -73,7 +82,7 @@ def rig(aws: None) -> Iterator[Rig]:
     deps = dependencies_from_env(invoker=invoker, env=router_env())
     deps = dataclasses.replace(deps, registry=fake_registry(fake_spec("fake_paid", price=PRICE)))
     ddb = client("dynamodb")
-    ledger = DynamoLedger.from_env(ddb, TABLE_ENV)
+    ledger = build_ledger(_ledger_settings(), ddb)
     admin = AccountAdmin(DynamoAccountStore(ddb, TABLE_ENV["ACCOUNTS_TABLE"], TABLE_ENV["API_KEYS_TABLE"]), ledger)
     admin.create_account("faults", frozenset({"fake", "hello"}), 10, account_id=ACCOUNT)
     yield Rig(Gateway(deps), ledger, ddb, admin.issue_key(ACCOUNT), invoker)

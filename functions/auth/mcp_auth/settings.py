@@ -7,13 +7,12 @@ from typing import ClassVar, Literal
 from pydantic import AnyHttpUrl, field_validator
 
 from mcp_platform.auth.signup import SignupMode
-from mcp_platform.settings import FunctionSettings
+from mcp_platform.settings import LedgerSettings
 
 
-class AuthSettings(FunctionSettings):
+class AuthSettings(LedgerSettings):
     OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"server_name", "sign_in_outbox"})
 
-    accounts_table: str = ""
     api_keys_table: str = ""
     oauth_table: str = ""
     signups_table: str = ""
@@ -27,9 +26,6 @@ class AuthSettings(FunctionSettings):
     welcome_credits: int = 100
     rate_limit_table: str = ""
     signups_per_ip_per_hour: int = 5
-    ledger_table: str = ""
-    calls_table: str = ""
-    """The ledger's own writes name it; the portal only reads balances and entries."""
     issuer_url: str = ""
     """This deployment's origin: the issuer, and the origin of the `/mcp` resource tokens are bound to."""
     dynamic_client_registration: bool = True

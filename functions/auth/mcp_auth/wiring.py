@@ -14,7 +14,7 @@ from mcp_auth.settings import AuthSettings
 from mcp_platform.admin import AccountAdmin, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.aws import client, configured_client
-from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.dynamodb import build_ledger
 from mcp_platform.billing.usage import DynamoLedgerHistory, service_of_tool
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.oauth.scopes import all_scopes
@@ -36,7 +36,7 @@ def app_from_settings(settings: AuthSettings) -> Starlette:
     ddb = client("dynamodb")
     grants = DynamoGrantStore(ddb, settings.oauth_table)
     accounts = DynamoAccountStore(ddb, settings.accounts_table, settings.api_keys_table)
-    ledger = DynamoLedger(ddb, settings.accounts_table, settings.ledger_table, settings.calls_table)
+    ledger = build_ledger(settings, ddb)
     registry = load_registry()
     signups = DynamoSignupStore(ddb, settings.accounts_table, settings.signups_table)
     outbox = LocalOutbox() if settings.sign_in_outbox == "local" else None

@@ -12,24 +12,19 @@ from typing import Any, ClassVar
 
 from aws_lambda_powertools.metrics import MetricUnit
 
-from mcp_platform.aws import client
-from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.dynamodb import build_ledger
 from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.entry import lambda_entry
 from mcp_platform.observability import logger, metrics
-from mcp_platform.settings import TaskSettings
+from mcp_platform.settings import LedgerSettings, TaskSettings
 from mcp_platform.tasks.sweep import task_resolver
 from mcp_platform.tasks.worker import task_store
 
 
-class ReconcileSettings(TaskSettings):
+class ReconcileSettings(TaskSettings, LedgerSettings):
     OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"tasks_table", "staging_bucket"})
     """Without TASKS_TABLE (durable tasks) every overdue call is refunded; with it, an overdue task's call
     is decided by its task."""
-
-    accounts_table: str = ""
-    ledger_table: str = ""
-    calls_table: str = ""
 
 
 settings = ReconcileSettings.from_env()
@@ -37,7 +32,7 @@ settings = ReconcileSettings.from_env()
 
 
 def _sweep(_event: dict[str, Any], _context: Any) -> dict[str, Any]:
-    ledger = DynamoLedger(client("dynamodb"), settings.accounts_table, settings.ledger_table, settings.calls_table)
+    ledger = build_ledger(settings)
     # A task's reservation is decided by its task (failed and refunded, or settled); other calls are refunded.
     resolver = task_resolver(task_store(settings)) if settings.tasks_table else None
     report = Calls(ledger).sweep(resolver).to_wire()

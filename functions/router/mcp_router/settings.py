@@ -7,10 +7,10 @@ from typing import Any, ClassVar
 from pydantic import field_validator
 
 from mcp_platform.auth.signup import SignupMode
-from mcp_platform.settings import LlmSettings, SearchProviderSettings, csv_items
+from mcp_platform.settings import LedgerSettings, LlmSettings, SearchProviderSettings, csv_items
 
 
-class RouterSettings(SearchProviderSettings, LlmSettings):
+class RouterSettings(SearchProviderSettings, LlmSettings, LedgerSettings):
     """The router's own variables, plus the search and LLM providers' that `/health` reports on."""
 
     OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset(
@@ -24,7 +24,6 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
             "router_timeout_seconds",
             "task_timeout_seconds",
             "task_event_max_age_seconds",
-            "calls_open_shards",
             "task_result_wait_seconds",
             "tasks_table",
             "staging_bucket",
@@ -34,14 +33,9 @@ class RouterSettings(SearchProviderSettings, LlmSettings):
     )
 
     # -- stores and services (template: !Ref of each table, the service function prefix)
-    accounts_table: str = ""
     api_keys_table: str = ""
-    ledger_table: str = ""
     rate_limit_table: str = ""
-    calls_table: str = ""
     signups_table: str = ""
-    calls_open_shards: int = 32
-    """Partitions of the calls table's `open` index (template CallsOpenShards; see billing/dynamodb.py)."""
     tasks_table: str = ""
     """Durable tasks; empty: the router offers no tasks (tools run synchronously only)."""
     staging_bucket: str = ""

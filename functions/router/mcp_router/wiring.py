@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from mcp_platform.admin import AccountAdmin, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.aws import client
-from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.dynamodb import build_ledger
 from mcp_platform.billing.usage import DynamoLedgerHistory
 from mcp_platform.catalogue import load_catalogue
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
@@ -37,9 +37,7 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
         default = invoke_client(math.floor(settings.service_timeout_seconds) + 1)
         invoker = LambdaInvoker.from_env(default, env, invoke_client)
     registry = load_catalogue()
-    ledger = DynamoLedger(
-        ddb, settings.accounts_table, settings.ledger_table, settings.calls_table, settings.calls_open_shards
-    )
+    ledger = build_ledger(settings, ddb)
     signups = SignupDesk(
         admin=AccountAdmin(store, ledger),
         signups=DynamoSignupStore(ddb, settings.accounts_table, settings.signups_table),

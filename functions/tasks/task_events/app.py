@@ -5,21 +5,16 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar
 
-from mcp_platform import aws
-from mcp_platform.billing.dynamodb import DynamoLedger
+from mcp_platform.billing.dynamodb import build_ledger
 from mcp_platform.billing.lifecycle import Calls
 from mcp_platform.entry import lambda_entry
-from mcp_platform.settings import TaskSettings
+from mcp_platform.settings import LedgerSettings, TaskSettings
 from mcp_platform.tasks.destination import on_failed_event
 from mcp_platform.tasks.worker import task_store
 
 
-class TaskEventsSettings(TaskSettings):
+class TaskEventsSettings(TaskSettings, LedgerSettings):
     OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"staging_bucket"})
-
-    accounts_table: str = ""
-    ledger_table: str = ""
-    calls_table: str = ""
 
 
 settings = TaskEventsSettings.from_env()
@@ -28,8 +23,7 @@ settings = TaskEventsSettings.from_env()
 
 @cache
 def _calls() -> Calls:
-    ledger = DynamoLedger(aws.client("dynamodb"), settings.accounts_table, settings.ledger_table, settings.calls_table)
-    return Calls(ledger)
+    return Calls(build_ledger(settings))
 
 
 def _handle(event: dict[str, Any], _context: Any) -> dict[str, Any]:

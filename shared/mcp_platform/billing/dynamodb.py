@@ -54,9 +54,11 @@ from mcp_platform.billing.lifecycle import (
 from mcp_platform.observability import logger
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Mapping
+    from collections.abc import Callable, Iterator
 
     from mypy_boto3_dynamodb import DynamoDBClient
+
+    from mcp_platform.settings import LedgerSettings
 
 _MAX_STORED_RESULT = 350_000
 """DynamoDB items stop at 400 KB; a larger result is settled without being kept for replay."""
@@ -100,11 +102,6 @@ class DynamoLedger:
         self._ledger = ledger_table
         self._calls = calls_table
         self._shards = max(1, min(open_shards, MAX_OPEN_SHARDS))
-
-    @classmethod
-    def from_env(cls, client: DynamoDBClient, env: Mapping[str, str]) -> DynamoLedger:
-        """The tables template.yaml names in ACCOUNTS_TABLE, LEDGER_TABLE and CALLS_TABLE."""
-        return cls(client, env["ACCOUNTS_TABLE"], env["LEDGER_TABLE"], env["CALLS_TABLE"])
 
     # -- Ledger
 
@@ -607,6 +604,17 @@ class DynamoLedger:
 
 
 _STILL_RESERVED = "attempt = :attempt AND #s = :reserved"
+
+
+def build_ledger(settings: LedgerSettings, client: DynamoDBClient | None = None) -> DynamoLedger:
+    """The one way a function gets its ledger: the billing tables of its settings, on the shared DynamoDB client."""
+    if client is None:
+        from mcp_platform.aws import client as aws_client
+
+        client = aws_client("dynamodb")
+    return DynamoLedger(
+        client, settings.accounts_table, settings.ledger_table, settings.calls_table, settings.calls_open_shards
+    )
 
 
 def _still_reserved_values(record: CallRecord) -> dict[str, Any]:
