@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from mcp_platform.llm.base import BASE_URL_ENV as LLM_BASE_URL_ENV
-from mcp_platform.llm.base import llm_settings
+from mcp_platform.llm.providers import llm_settings
 from mcp_platform.search.settings import BASE_URL_ENV as SEARCH_BASE_URL_ENV
 from mcp_platform.search.settings import missing_settings, provider_name
 

@@ -18,8 +18,6 @@ import ast
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 from localdev.template import PLATFORM_FUNCTIONS, functions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,13 +33,6 @@ CONTRACT_EXCEPTIONS = {
     "mcp_platform.provider_status": "research's price function asks, lazily, whether a provider is configured",
 }
 """Layer modules a contract imports beyond the protocol core, each with its reason."""
-
-KNOWN_CYCLES = {
-    frozenset({f"mcp_platform.llm.{m}" for m in ("base", "bedrock", "gemini", "openai")}): (
-        "issue 35 §2: the LLM provider factory out of llm/base.py"
-    ),
-}
-"""Cycles known today, to be removed; each entry fails the test below once its cycle is gone (shrink the list)."""
 
 
 def _package_roots() -> dict[str, Path]:
@@ -133,14 +124,9 @@ def test_the_graph_sees_every_package() -> None:
     assert "mcp_platform.registry" in _graph()["mcp_platform.contracts.hello"]
 
 
-def test_no_import_cycles_beyond_the_known_ones() -> None:
-    new = [sorted(c) for c in _cycles(_graph()) if c not in KNOWN_CYCLES]
-    assert not new, f"import cycles: {new}"
-
-
-@pytest.mark.parametrize("cycle", list(KNOWN_CYCLES), ids=[" ".join(sorted(c)) for c in KNOWN_CYCLES])
-def test_a_known_cycle_still_exists(cycle: frozenset[str]) -> None:
-    assert cycle in _cycles(_graph()), f"gone ({KNOWN_CYCLES[cycle]}): remove it from KNOWN_CYCLES"
+def test_no_import_cycles() -> None:
+    cycles = [sorted(c) for c in _cycles(_graph())]
+    assert not cycles, f"import cycles: {cycles}"
 
 
 def test_the_layer_imports_no_function() -> None:

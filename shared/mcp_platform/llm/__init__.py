@@ -13,16 +13,8 @@ Gemini and OpenAI-compatible servers go through the shared backend client (deadl
 
 from __future__ import annotations
 
-from mcp_platform.llm.base import (
-    IMAGE_TYPES,
-    MAX_IMAGE_BYTES,
-    Completion,
-    Image,
-    LlmClient,
-    forget_clients,
-    llm_from_env,
-    llm_settings,
-)
+from mcp_platform.llm.base import IMAGE_TYPES, MAX_IMAGE_BYTES, Completion, Image, LlmClient
+from mcp_platform.llm.providers import forget_clients, llm_from_env, llm_settings
 
 __all__ = [
     "IMAGE_TYPES",
