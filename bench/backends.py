@@ -31,7 +31,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICES = ("compound", "drug", "supplement", "plant")
-sys.path[:0] = [str(ROOT), str(ROOT / "shared")] + [str(ROOT / "functions" / s) for s in SERVICES]
+sys.path[:0] = [str(ROOT), str(ROOT / "shared")] + [str(ROOT / "functions" / "services" / s) for s in SERVICES]
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
 for key, value in {

@@ -82,8 +82,8 @@ class Tally:
 
 def measure() -> dict[str, dict[str, dict[str, int]]]:
     """{kind: {"writes": {item: n}, "units": {item: n}}} for one call of each kind."""
-    from mcp_platform.dispatch import ServiceReply
-    from mcp_platform.tasks.worker import run_task
+    from mcp_platform.durable_tasks.worker import run_task
+    from mcp_platform.protocol.payloads import ServiceReply
 
     tally = Tally()
     with gateway_on_moto({"before-call.dynamodb.*": tally.before, "after-call.dynamodb.*": tally.after}) as bench:

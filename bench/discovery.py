@@ -31,12 +31,12 @@ from pathlib import Path
 import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "shared"), str(ROOT / "functions" / "router")]
+sys.path[:0] = [str(ROOT), str(ROOT / "shared"), str(ROOT / "functions" / "platform" / "router")]
 
 from stats import percentile
 
-from mcp_platform.registry import Registry, load_registry
-from mcp_platform.tool_search import SEMANTIC_WEIGHT, ToolIndex
+from mcp_platform.catalogue.registry import Registry, load_registry
+from mcp_platform.catalogue.tool_search import SEMANTIC_WEIGHT, ToolIndex
 from mcp_router.tool_embedding import wordllama
 from tests.support.discovery_tasks import FRESH_TASKS, LATE_TASKS, Task, accuracy, load_tasks
 
@@ -147,7 +147,7 @@ def list_sizes(registry: Registry) -> list[tuple[str, int]]:
 
     With PUBLIC_URL set (as in `make dev` and a configured stack), so each tool carries its icon.
     """
-    from mcp_platform.admin import AccountAdmin
+    from mcp_platform.auth.accounts import AccountAdmin
     from mcp_platform.auth.memory import MemoryAccountStore
     from mcp_platform.billing.memory import MemoryLedger
     from mcp_platform.ratelimit.limiter import MemoryRateLimiter

@@ -32,7 +32,7 @@ class Invoker:
         self.started: list[Any] = []
 
     def invoke(self, service: str, request: Any, *, timeout_s: float | None = None) -> Any:
-        from mcp_platform.dispatch import ServiceReply
+        from mcp_platform.protocol.payloads import ServiceReply
 
         if request.tool == "bench_failing":
             return ServiceReply(structured_content={"error": "down", "is_error": True, "code": "internal"})
@@ -67,11 +67,11 @@ def gateway_on_moto(listeners: dict[str, Callable[..., None]]) -> Iterator[Bench
     add_code_paths()
     import boto3
 
-    from mcp_platform.admin import AccountAdmin
+    from mcp_platform.auth.accounts import AccountAdmin
     from mcp_platform.auth.dynamodb import DynamoAccountStore
     from mcp_platform.billing.dynamodb import DynamoLedger
+    from mcp_platform.durable_tasks.dynamodb import build_task_store
     from mcp_platform.ratelimit.limiter import DynamoRateLimiter
-    from mcp_platform.tasks.dynamodb import build_task_store
     from mcp_router.auth import KeyAuthenticator
     from mcp_router.dependencies import Dependencies
     from mcp_router.gateway import Gateway

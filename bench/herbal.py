@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "herbal")]
+sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "services" / "herbal")]
 os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
 

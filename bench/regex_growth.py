@@ -87,7 +87,7 @@ class Entry:
 def code_paths() -> dict[str, Path]:
     """Put the common layer and each function's code on the path; the folder of each importable package."""
     folders = {"mcp_platform": ROOT / "shared" / "mcp_platform"}
-    for function in sorted((ROOT / "functions").iterdir()):
+    for function in sorted((ROOT / "functions").glob("*/*")):
         if function.name in SKIPPED or not function.is_dir():
             continue
         sys.path.insert(0, str(function))
@@ -189,7 +189,7 @@ def scan(pattern: re.Pattern[Any], text: str) -> int:
 
 def quietly(call: Callable[[str], object]) -> Callable[[str], object]:
     """`call`, with a refusal taken as its answer (pydantic's and the parsers' are ValueErrors)."""
-    from mcp_platform.errors import ToolError
+    from mcp_platform.protocol.errors import ToolError
 
     def run(text: str) -> object:
         try:

@@ -89,11 +89,11 @@ def router_app(direct: bool = False) -> Any:
 
     add_code_paths()
     from localdev.invoker import InProcessInvoker
-    from mcp_platform.admin import AccountAdmin
+    from mcp_platform.auth.accounts import AccountAdmin
     from mcp_platform.auth.memory import MemoryAccountStore
     from mcp_platform.billing.memory import MemoryLedger
+    from mcp_platform.catalogue.registry import load_registry
     from mcp_platform.ratelimit.limiter import MemoryRateLimiter
-    from mcp_platform.registry import load_registry
     from mcp_router.asgi import GatewayApp
     from mcp_router.auth import KeyAuthenticator
     from mcp_router.dependencies import Dependencies
@@ -226,7 +226,7 @@ def import_time(tracing: bool) -> float:
         "AWS_ACCESS_KEY_ID": "x",
         "AWS_SECRET_ACCESS_KEY": "x",
         "POWERTOOLS_TRACE_DISABLED": "false" if tracing else "true",
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "platform" / "router"), str(ROOT / "shared")]),
     }
     code = "import time; t = time.perf_counter(); import mcp_router.lambda_entry; print(time.perf_counter() - t)"
     runs = [
@@ -345,11 +345,11 @@ def cold_start(runs: int) -> dict[str, dict[str, dict[str, float]]]:
             "POWERTOOLS_TRACE_DISABLED": "true",
             "POWERTOOLS_METRICS_DISABLED": "true",
             "POWERTOOLS_LOG_LEVEL": "WARNING",
-            "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
+            "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "platform" / "router"), str(ROOT / "shared")]),
         }
         import boto3
 
-        from mcp_platform.admin import AccountAdmin
+        from mcp_platform.auth.accounts import AccountAdmin
         from mcp_platform.auth.dynamodb import DynamoAccountStore
         from mcp_platform.billing.dynamodb import DynamoLedger
 

@@ -32,7 +32,7 @@ def use_service_environment(*services: str) -> None:
 def use_promptguard_offline() -> None:
     """promptguard in-process for a benchmark: its code importable, its environment set, its offline
     layers only (no Bedrock guardrail: a benchmark calls no AWS), Powertools quiet."""
-    sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "promptguard")]
+    sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "services" / "promptguard")]
     os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
     os.environ.pop("PROMPTGUARD_GUARDRAIL_ID", None)

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "shared"), str(ROOT / "tests")]
 for name in ("tts", "whisper", "vision"):
-    sys.path.insert(0, str(ROOT / "functions" / name))
+    sys.path.insert(0, str(ROOT / "functions" / "services" / name))
 from localdev import environment
 
 # The functions' template variables (their settings refuse to load without them), then the offline engines.
@@ -31,7 +31,7 @@ import io
 import numpy as np
 from PIL import Image
 
-from mcp_platform.service import CallContext
+from mcp_platform.runtime.service import ServiceContext
 from tts_service.engines import Speech
 from tts_service.engines import engine as tts_engine
 from vision_service.backends import rapidocr_text
@@ -72,7 +72,7 @@ def noisy(pcm: bytes, snr_db: float) -> bytes:
 
 
 def transcription() -> list[tuple[str, float, float]]:
-    ctx = CallContext(account_id="bench", request_id="bench")
+    ctx = ServiceContext(account_id="bench", request_id="bench")
     rows = []
     for condition in ("clean", "20 dB noise"):
         wers, compute, audio_s = [], 0.0, 0.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from mcp_platform.ids import request_id
+from mcp_platform.protocol.ids import request_id
 
 
 @dataclass

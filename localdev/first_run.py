@@ -3,7 +3,7 @@
 The geo database (about 1-2 minutes from PyPI data and tests/fixtures/geo) is needed by the geo_*
 tools only. On a first run it is built in the background by `make geo-db`, its output in
 build/geo/build.log; until it is there, geo calls answer `upstream_unavailable` saying it is being
-built (the `.building` marker `mcp_platform.readonly_db` looks for). Once the file exists, the
+built (the `.building` marker `mcp_platform.storage.readonly_db` looks for). Once the file exists, the
 Makefile's `dev` target keeps it current before starting, as before.
 """
 
@@ -14,7 +14,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from localdev.template import ROOT
-from mcp_platform.readonly_db import building_marker
+from mcp_platform.storage.readonly_db import building_marker
 
 if TYPE_CHECKING:
     from pathlib import Path

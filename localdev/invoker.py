@@ -11,17 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 from localdev import environment, template
 from localdev.context import LambdaContext
-from mcp_platform.errors import ErrorCode
-from mcp_platform.observability import logger
-from mcp_platform.tasks.failure import fail_task
+from mcp_platform.durable_tasks.failure import fail_task
+from mcp_platform.protocol.errors import ErrorCode
+from mcp_platform.runtime.observability import logger
 from mcp_router.invoker import TaskNotStartedError, failed, parse_reply
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from mcp_platform.billing.lifecycle import Calls
-    from mcp_platform.dispatch import ServiceReply, ServiceRequest
-    from mcp_platform.tasks.store import TaskStore
+    from mcp_platform.billing.lifecycle import CallBilling
+    from mcp_platform.durable_tasks.store import TaskStore
+    from mcp_platform.protocol.payloads import ServiceReply, ServiceRequest
 
 
 class InProcessInvoker:
@@ -77,7 +77,7 @@ class InProcessInvoker:
                 self.on_failure(payload, f"the service failed ({type(exc).__name__})")
 
 
-def failure_sink(store: TaskStore, calls: Calls) -> Callable[[dict[str, Any], str], None]:
+def failure_sink(store: TaskStore, calls: CallBilling) -> Callable[[dict[str, Any], str], None]:
     """What the template's on-failure destination does with a failed task event, for the local worker."""
 
     def on_failure(payload: dict[str, Any], why: str) -> None:

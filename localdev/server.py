@@ -136,12 +136,12 @@ class LocalPlatform:
 
     def seed(self) -> str:
         """The dev account (every service, DEV_CREDITS) and its key; returns the key."""
-        from mcp_platform.admin import AccountAdmin
+        from mcp_platform.auth.accounts import AccountAdmin
         from mcp_platform.auth.dynamodb import DynamoAccountStore
-        from mcp_platform.aws import client
         from mcp_platform.billing.dynamodb import build_ledger
-        from mcp_platform.registry import load_registry
-        from mcp_platform.settings import LedgerSettings
+        from mcp_platform.catalogue.registry import load_registry
+        from mcp_platform.runtime.settings import LedgerSettings
+        from mcp_platform.storage.aws import client
 
         ddb = client("dynamodb")
         env = os.environ
@@ -169,8 +169,8 @@ class LocalPlatform:
     def app(self):
         from localdev.invoker import InProcessInvoker, failure_sink
         from localdev.routes import PathRouter
-        from mcp_platform.billing.lifecycle import Calls
-        from mcp_platform.observability import logger
+        from mcp_platform.billing.lifecycle import CallBilling
+        from mcp_platform.runtime.observability import logger
         from mcp_router.asgi import GatewayApp
         from mcp_router.gateway import Gateway
         from mcp_router.wiring import dependencies_from_env
@@ -182,7 +182,7 @@ class LocalPlatform:
         with environment.isolated(router):  # the router's settings see only the router's block
             deps = dependencies_from_env(invoker=invoker)
         if deps.task_store is not None:
-            invoker.on_failure = failure_sink(deps.task_store, Calls(deps.ledger))
+            invoker.on_failure = failure_sink(deps.task_store, CallBilling(deps.ledger))
         return PathRouter(GatewayApp(Gateway(deps), deps.settings.max_body_bytes), *self._auth_app())
 
     @staticmethod

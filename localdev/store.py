@@ -11,7 +11,7 @@ from typing import Any
 from botocore.client import BaseClient
 
 from localdev import template
-from mcp_platform import aws
+from mcp_platform.storage import aws
 
 
 def create_buckets(client: Any = None) -> list[str]:
@@ -64,7 +64,7 @@ def dynamodb_in_process(endpoint: str) -> None:
     containers); they all share the same backend. The requests are still botocore's, serialised and
     parsed as over the wire (moto's own in-process stubber answers them, as under `mock_aws`): only
     the socket, the HTTP server thread and the hop between them go, which were most of a billed
-    call's cost in `make dev`. Clients made afterwards from the shared session (`mcp_platform.aws`)
+    call's cost in `make dev`. Clients made afterwards from the shared session (`mcp_platform.storage.aws`)
     get it; local use only.
     """
     from botocore.awsrequest import AWSResponse

@@ -88,8 +88,8 @@ def functions(path: Path = TEMPLATE) -> list[FunctionWiring]:
         props = resource["Properties"]
         service = props["Tags"]["service"]
         if props.get("PackageType") == "Image":
-            # A container image copies functions/<service>/ beside the common layer (its Dockerfile).
-            code_dir, handler = ROOT / "functions" / service, props["ImageConfig"]["Command"][0]
+            # A container image copies functions/services/<service>/ beside the common layer (its Dockerfile).
+            code_dir, handler = ROOT / "functions" / "services" / service, props["ImageConfig"]["Command"][0]
         else:
             code_dir, handler = ROOT / props["CodeUri"], props["Handler"]
         out.append(

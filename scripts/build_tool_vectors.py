@@ -26,7 +26,7 @@ import numpy as np
 from safetensors.numpy import load_file
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "functions" / "router" / "mcp_router" / "data"
+DATA = ROOT / "functions" / "platform" / "router" / "mcp_router" / "data"
 TABLE = DATA / "wordllama_256_int8.bin"
 BPE = DATA / "wordllama_bpe.json.gz"
 

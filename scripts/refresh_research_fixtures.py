@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/refresh_research_fixtures.py
 
-For each recorded run under functions/research/research_service/recordings/golden/,
+For each recorded run under functions/services/research/research_service/recordings/golden/,
 calls the tool live with the run's `match` arguments through recording wrappers
 around the live backends, and rewrites the run file with what was seen: search
 results, page texts (with status and redirects) and the model's replies.
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "research")]
+sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "services" / "research")]
 
 from research_service import modes
 from research_service.app import app

@@ -18,8 +18,8 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
 
-from mcp_platform.discovery import registry_server_json
-from mcp_platform.registry import load_registry
+from mcp_platform.catalogue.discovery import registry_server_json
+from mcp_platform.catalogue.registry import load_registry
 
 
 def main() -> int:

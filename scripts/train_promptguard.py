@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "functions" / "promptguard"), str(ROOT / "bench")]
+sys.path[:0] = [str(ROOT / "functions" / "services" / "promptguard"), str(ROOT / "bench")]
 
 from promptguard_corpora import extra_rows
 from promptguard_documents import package_documents, trains_model

@@ -46,7 +46,7 @@ for _name, _value in {**environment.function_environment(), "CACHE_TABLE": ""}.i
 import jsonschema
 import pytest
 
-from mcp_platform.registry import Registry, load_registry
+from mcp_platform.catalogue.registry import Registry, load_registry
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

@@ -15,7 +15,7 @@ FIXTURES = ROOT / "tests" / "fixtures" / "herbal"
 DUMP = FIXTURES / "dump"
 FULL_TABLES = FIXTURES / "full-tables"
 TEST_DB = ROOT / "build" / "herbal" / "herbal-test.sqlite"
-_INPUTS = [*FIXTURES.glob("*/*.csv"), *(ROOT / "functions" / "herbal" / "herbal_service").rglob("*.py")]
+_INPUTS = [*FIXTURES.glob("*/*.csv"), *(ROOT / "functions" / "services" / "herbal" / "herbal_service").rglob("*.py")]
 
 
 def build_db(out: Path, *sources: Path, version: str = "") -> Path:

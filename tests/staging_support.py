@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import boto3
 import pytest
 
-from mcp_platform import staging_store
+from mcp_platform.storage import staging_store
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

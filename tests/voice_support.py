@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from mcp_platform.service import CallContext, ServiceApp
+from mcp_platform.runtime.service import ServiceApp, ServiceContext
 
 ACCOUNT = "acct_voice"
 FONTS = {
@@ -35,7 +35,7 @@ def speech_wav(text: str) -> bytes:
 
 
 def call(app: ServiceApp, tool: str, seconds: float = 60.0, **arguments: Any) -> dict[str, Any]:
-    ctx = CallContext(account_id=ACCOUNT, request_id="r1", deadline_epoch=time.time() + seconds)
+    ctx = ServiceContext(account_id=ACCOUNT, request_id="r1", deadline_epoch=time.time() + seconds)
     payload = {"tool": tool, "arguments": arguments, "account_id": ACCOUNT, "request_id": "r1"}
     return app.handle(payload, ctx).structured_content
 

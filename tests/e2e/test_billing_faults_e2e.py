@@ -17,7 +17,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from mcp_platform.billing.dynamodb import DynamoLedger
-from mcp_platform.billing.lifecycle import Calls
+from mcp_platform.billing.lifecycle import CallBilling
 from tests.e2e.routers import running_router
 from tests.e2e.store_faults import StoreFaults
 from tests.e2e.tool_calls import balance
@@ -159,7 +159,7 @@ async def test_a_charge_whose_record_cannot_be_written_says_what_stays_charged(
         assert "nothing stays charged" not in structured["error"]
         # The reconciliation, once the call's deadline has passed, gives them back (and leaves the store clean).
         ledger = DynamoLedger(_store(local_server), ACCOUNTS, LEDGER, CALLS)
-        report = Calls(ledger, clock=lambda: time.time() + SYNC_DEADLINE_PASSED_S).sweep().to_wire()
+        report = CallBilling(ledger, clock=lambda: time.time() + SYNC_DEADLINE_PASSED_S).sweep().to_wire()
         assert [(r["account_id"], r["amount"]) for r in report["reversed"]] == [(account_id, held)]
         assert ledger.balance(account_id) == 10 and ledger.audit(account_id).consistent
     else:

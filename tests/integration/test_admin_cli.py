@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 
-from mcp_platform import admin_cli
+from mcp_admin import cli as admin_cli
 from mcp_platform.auth.keys import hash_key, is_well_formed
-from mcp_platform.registry import load_registry
+from mcp_platform.catalogue.registry import load_registry
 from tests.support.dynamo import TABLE_ENV
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from typing import Any
 import boto3
 import pytest
 
-from mcp_platform.admin import AccountAdmin
+from mcp_platform.auth.accounts import AccountAdmin
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.auth.keys import hash_key
 from mcp_platform.auth.store import Account, AccountExistsError

@@ -11,9 +11,9 @@ import pytest
 import respx
 from botocore.exceptions import EndpointConnectionError
 
-from mcp_platform.aws import client as aws_client
 from mcp_platform.backends import BACKENDS, PLATFORM_AGENT, BackendClient, PoliteLimiter, ResponseCache, provenance
-from mcp_platform.errors import ToolError
+from mcp_platform.protocol.errors import ToolError
+from mcp_platform.storage.aws import client as aws_client
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -287,7 +287,7 @@ def test_retry_after_dates_without_a_zone_are_utc() -> None:
 
 def test_a_functions_setting_is_the_origin_and_is_checked_like_the_variable(monkeypatch, fake_time) -> None:
     from mcp_platform.backends import backend_client, describe
-    from mcp_platform.settings import BackendSettings, SettingsError
+    from mcp_platform.runtime.settings import BackendSettings, SettingsError
 
     class Compound(BackendSettings):
         pubchem_base_url: str = ""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from mcp_platform.billing.ledger import IdempotencyKey
-from mcp_platform.billing.lifecycle import CallRecord, Calls, CallStart, ChargeNotRecordedError
+from mcp_platform.billing.lifecycle import CallBilling, CallRecord, CallStart, ChargeNotRecordedError
 from tests.support.clock import Clock
 from tests.support.dynamo import TABLE_ENV
 from tests.support.faults import fail_with, resend_after_success
@@ -51,7 +51,7 @@ def _key() -> IdempotencyKey:
 @pytest.mark.parametrize("idempotent", [False, True])
 def test_a_debit_sent_twice_is_one_charge(lut: LedgerUnderTest, clock: Clock, idempotent: bool) -> None:
     hits = resend_after_success(lut.ddb, "UpdateItem", table=ACCOUNTS)
-    record = Calls(lut.ledger, clock=clock).reserve(_start(clock, _key() if idempotent else None))
+    record = CallBilling(lut.ledger, clock=clock).reserve(_start(clock, _key() if idempotent else None))
     assert hits == [1]
     assert isinstance(record, CallRecord) and record.balance_after == 7
     audit = lut.ledger.audit(ACCOUNT)
@@ -60,14 +60,14 @@ def test_a_debit_sent_twice_is_one_charge(lut: LedgerUnderTest, clock: Clock, id
 
 def test_a_claim_sent_twice_is_the_callers_own(lut: LedgerUnderTest, clock: Clock) -> None:
     hits = resend_after_success(lut.ddb, "PutItem", table=TABLE_ENV["CALLS_TABLE"])
-    record = Calls(lut.ledger, clock=clock).reserve(_start(clock, _key()))
+    record = CallBilling(lut.ledger, clock=clock).reserve(_start(clock, _key()))
     assert hits == [1]
     assert isinstance(record, CallRecord) and record.charged and lut.ledger.balance(ACCOUNT) == 7
 
 
 def test_a_debit_conflicting_with_a_transaction_is_retried(lut: LedgerUnderTest, clock: Clock) -> None:
     hits = fail_with(lut.ddb, "UpdateItem", "TransactionConflictException", times=3, table=ACCOUNTS)
-    record = Calls(lut.ledger, clock=clock).reserve(_start(clock))
+    record = CallBilling(lut.ledger, clock=clock).reserve(_start(clock))
     assert hits == [3]
     assert isinstance(record, CallRecord) and record.balance_after == 7
     assert lut.ledger.audit(ACCOUNT).consistent
@@ -75,7 +75,7 @@ def test_a_debit_conflicting_with_a_transaction_is_retried(lut: LedgerUnderTest,
 
 def test_debit_conflicts_stop_at_the_calls_deadline(lut: LedgerUnderTest, clock: Clock) -> None:
     fail_with(lut.ddb, "UpdateItem", "TransactionConflictException", times=1_000, table=ACCOUNTS)
-    calls = Calls(lut.ledger, clock=clock)
+    calls = CallBilling(lut.ledger, clock=clock)
     with pytest.raises(lut.ddb.exceptions.TransactionConflictException):
         calls.reserve(CallStart(ACCOUNT, "fake_paid", 3, "r1", clock.now + 3.5))
     assert lut.ledger.balance(ACCOUNT) == 10
@@ -84,7 +84,7 @@ def test_debit_conflicts_stop_at_the_calls_deadline(lut: LedgerUnderTest, clock:
 def test_a_charge_whose_record_fails_is_given_back_at_once(lut: LedgerUnderTest, clock: Clock) -> None:
     fail_with(lut.ddb, "TransactWriteItems", "InternalServerError", times=1)
     with pytest.raises(ChargeNotRecordedError) as raised:
-        Calls(lut.ledger, clock=clock).reserve(_start(clock))
+        CallBilling(lut.ledger, clock=clock).reserve(_start(clock))
     assert raised.value.held == 0
     audit = lut.ledger.audit(ACCOUNT)
     assert (audit.balance, audit.journals, audit.consistent) == (10, 0, True)
@@ -93,6 +93,6 @@ def test_a_charge_whose_record_fails_is_given_back_at_once(lut: LedgerUnderTest,
 def test_a_charge_that_cannot_be_recorded_nor_given_back_says_it_is_held(lut: LedgerUnderTest, clock: Clock) -> None:
     fail_with(lut.ddb, "TransactWriteItems", "InternalServerError", times=1_000)
     with pytest.raises(ChargeNotRecordedError) as raised:
-        Calls(lut.ledger, clock=clock).reserve(_start(clock))
+        CallBilling(lut.ledger, clock=clock).reserve(_start(clock))
     assert raised.value.held == 3
     assert lut.ledger.audit(ACCOUNT).journals == 1

@@ -15,18 +15,18 @@ import jsonschema
 import pytest
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from mcp_platform import staging_store
-from mcp_platform.binary import STAGED_OBJECT_SCHEMA, binary_input, stage_output
-from mcp_platform.errors import ToolError
-from mcp_platform.service import CallContext
+from mcp_platform.protocol.binary import STAGED_OBJECT_SCHEMA, binary_input, stage_output
+from mcp_platform.protocol.errors import ToolError
+from mcp_platform.runtime.service import ServiceContext
+from mcp_platform.storage import staging_store
 from staging_support import staging_bucket  # noqa: F401 - fixture
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x01" * 40
-CTX = CallContext(account_id="acct_a", request_id="r1")
-OTHER = CallContext(account_id="acct_b", request_id="r2")
+CTX = ServiceContext(account_id="acct_a", request_id="r1")
+OTHER = ServiceContext(account_id="acct_b", request_id="r2")
 
 
 class Args(BaseModel):
@@ -162,8 +162,8 @@ for name in sys.argv[1:]:
     sys.modules[name] = None  # importing it now raises ImportError, as without the web layer
 
 from pydantic import BaseModel
-from mcp_platform.binary import binary_input
-from mcp_platform.service import CallContext
+from mcp_platform.protocol.binary import binary_input
+from mcp_platform.runtime.service import ServiceContext
 
 class Png(BaseHTTPRequestHandler):
     def do_GET(self):
@@ -179,7 +179,7 @@ threading.Thread(target=server.serve_forever, daemon=True).start()
 class Args(BaseModel):
     image: binary_input("The image.", media_types=("image/*",), argument="image")
 
-blob = Args(image=f"http://127.0.0.1:{server.server_address[1]}/a.png").image.load(CallContext("a", "r"))
+blob = Args(image=f"http://127.0.0.1:{server.server_address[1]}/a.png").image.load(ServiceContext("a", "r"))
 print(blob.media_type, len(blob.data))
 """
 

@@ -10,7 +10,7 @@ from pypdf import PdfWriter
 
 from docs_service.app import app
 from docs_support import make_docx, make_pdf, make_pptx, make_xlsx
-from mcp_platform import staging_store
+from mcp_platform.storage import staging_store
 from tests.integration.web_site import LocalSite, Reply, site  # noqa: F401 - fixture
 from tests.staging_support import staging_bucket  # noqa: F401 - fixture
 

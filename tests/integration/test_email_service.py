@@ -17,7 +17,7 @@ from email_service import dns_lookup, ses
 from email_service.app import app
 from email_service.settings import settings
 from email_support import LoopbackDns
-from mcp_platform import staging_store
+from mcp_platform.storage import staging_store
 from staging_support import staging_bucket  # noqa: F401 - fixture
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ import pytest
 
 from geo_service import store
 from geo_service.settings import Settings
-from mcp_platform.errors import ToolError
+from mcp_platform.protocol.errors import ToolError
 
 if TYPE_CHECKING:
     from collections.abc import Callable

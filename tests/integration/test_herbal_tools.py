@@ -193,6 +193,6 @@ def test_the_database_comes_from_s3_on_a_cold_start(aws: None, tmp_path: Path) -
         Settings(herbal_db_bucket="herbal-data", herbal_db_key="herbal/v1.sqlite", herbal_db_tmp_dir=str(tmp_path))
     )
     assert source.path == tmp_path / "herbal-v1.sqlite"
-    from mcp_platform.readonly_db import fetch
+    from mcp_platform.storage.readonly_db import fetch
 
     assert HerbalDb(fetch(store.CONFIG, source, client)).meta["schema_version"] == store.SCHEMA_VERSION

@@ -14,9 +14,9 @@ import pytest
 
 from mcp_platform.billing.ledger import EntryKind, IdempotencyKey, InsufficientCreditsError, UnknownAccountError
 from mcp_platform.billing.lifecycle import (
+    CallBilling,
     CallInProgressError,
     CallRecord,
-    Calls,
     CallStart,
     CallState,
     IdempotencyConflictError,
@@ -48,8 +48,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def calls(lut: LedgerUnderTest, clock: Clock) -> Calls:
-    return Calls(lut.ledger, clock=clock, sleep=lambda s: setattr(clock, "now", clock.now + s))
+def calls(lut: LedgerUnderTest, clock: Clock) -> CallBilling:
+    return CallBilling(lut.ledger, clock=clock, sleep=lambda s: setattr(clock, "now", clock.now + s))
 
 
 def start(clock: Clock, amount: int = 3, key: IdempotencyKey | None = None, tool: str = "fake_paid") -> CallStart:
@@ -93,7 +93,7 @@ def test_a_negative_grant_never_goes_below_zero(lut: LedgerUnderTest) -> None:
 
 
 def test_reserve_charges_records_and_reports_the_balance_after(
-    lut: LedgerUnderTest, calls: Calls, clock: Clock
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
 ) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     record = reserved(calls.reserve(start(clock)))
@@ -111,7 +111,9 @@ def test_reserve_charges_records_and_reports_the_balance_after(
     assert lut.ledger.get_call(record.call_id) == record
 
 
-def test_reserve_beyond_the_balance_raises_and_writes_nothing(lut: LedgerUnderTest, calls: Calls, clock: Clock) -> None:
+def test_reserve_beyond_the_balance_raises_and_writes_nothing(
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
+) -> None:
     lut.ledger.grant(ACCOUNT, 2, "w")
     with pytest.raises(InsufficientCreditsError) as info:
         calls.reserve(start(clock, key=key()))
@@ -122,7 +124,7 @@ def test_reserve_beyond_the_balance_raises_and_writes_nothing(lut: LedgerUnderTe
 
 
 def test_settle_ends_the_call_charged_and_a_later_refund_changes_nothing(
-    lut: LedgerUnderTest, calls: Calls, clock: Clock
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
 ) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     record = reserved(calls.reserve(start(clock)))
@@ -134,7 +136,7 @@ def test_settle_ends_the_call_charged_and_a_later_refund_changes_nothing(
     assert ledger_sum(lut) == 7
 
 
-def test_refund_gives_the_charge_back_once_and_says_why(lut: LedgerUnderTest, calls: Calls, clock: Clock) -> None:
+def test_refund_gives_the_charge_back_once_and_says_why(lut: LedgerUnderTest, calls: CallBilling, clock: Clock) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     record = reserved(calls.reserve(start(clock)))
     assert calls.refund(record, "error result") is True
@@ -151,7 +153,7 @@ def test_refund_gives_the_charge_back_once_and_says_why(lut: LedgerUnderTest, ca
 
 
 def test_concurrent_reservations_never_overspend_and_each_reports_its_own_balance(
-    lut: LedgerUnderTest, calls: Calls, clock: Clock
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
 ) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
 
@@ -169,7 +171,7 @@ def test_concurrent_reservations_never_overspend_and_each_reports_its_own_balanc
 
 
 def test_an_idempotent_retry_replays_the_settled_result_uncharged(
-    lut: LedgerUnderTest, calls: Calls, clock: Clock
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
 ) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     record = reserved(calls.reserve(start(clock, key=key())))
@@ -181,7 +183,7 @@ def test_an_idempotent_retry_replays_the_settled_result_uncharged(
 
 
 def test_the_same_key_for_other_arguments_or_another_tool_is_a_conflict(
-    lut: LedgerUnderTest, calls: Calls, clock: Clock
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
 ) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     calls.settle(reserved(calls.reserve(start(clock, key=key()))), {"r": 1})
@@ -194,7 +196,7 @@ def test_the_same_key_for_other_arguments_or_another_tool_is_a_conflict(
 
 
 def test_a_retry_of_a_running_call_waits_then_says_in_progress(
-    lut: LedgerUnderTest, calls: Calls, clock: Clock
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
 ) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     reserved(calls.reserve(start(clock, key=key())))
@@ -204,7 +206,7 @@ def test_a_retry_of_a_running_call_waits_then_says_in_progress(
 
 
 def test_a_refunded_idempotent_call_can_run_again_and_is_charged_once(
-    lut: LedgerUnderTest, calls: Calls, clock: Clock
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
 ) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     first = reserved(calls.reserve(start(clock, key=key())))
@@ -217,7 +219,7 @@ def test_a_refunded_idempotent_call_can_run_again_and_is_charged_once(
 
 
 def test_a_retry_after_the_deadline_takes_over_and_the_stale_charge_is_refunded(
-    lut: LedgerUnderTest, calls: Calls, clock: Clock
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
 ) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     first = reserved(calls.reserve(start(clock, key=key())))  # the router died here
@@ -229,7 +231,9 @@ def test_a_retry_after_the_deadline_takes_over_and_the_stale_charge_is_refunded(
     assert calls.settle(first, None) is False
 
 
-def test_the_sweep_refunds_overdue_reservations_exactly_once(lut: LedgerUnderTest, calls: Calls, clock: Clock) -> None:
+def test_the_sweep_refunds_overdue_reservations_exactly_once(
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
+) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     dead = reserved(calls.reserve(start(clock)))
     done = reserved(calls.reserve(start(clock)))
@@ -248,7 +252,9 @@ def test_the_sweep_refunds_overdue_reservations_exactly_once(lut: LedgerUnderTes
     assert calls.settle(dead, None) is False  # a late router cannot charge it again
 
 
-def test_a_resolver_can_settle_or_leave_an_overdue_record(lut: LedgerUnderTest, calls: Calls, clock: Clock) -> None:
+def test_a_resolver_can_settle_or_leave_an_overdue_record(
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
+) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     finished = reserved(calls.reserve(start(clock)))
     running = reserved(calls.reserve(start(clock)))
@@ -261,7 +267,7 @@ def test_a_resolver_can_settle_or_leave_an_overdue_record(lut: LedgerUnderTest, 
 
 
 def test_a_waiting_retry_polls_with_backoff(
-    lut: LedgerUnderTest, calls: Calls, clock: Clock, monkeypatch: pytest.MonkeyPatch
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     reserved(calls.reserve(start(clock, key=key())))
@@ -282,7 +288,7 @@ def task_start(clock: Clock, deadline: float = DEADLINE) -> CallStart:
 
 def test_a_retry_past_the_deadline_asks_the_resolver_before_refunding(lut: LedgerUnderTest, clock: Clock) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
-    calls = Calls(lut.ledger, clock=clock, resolver=lambda _r: SweepDecision.SETTLE)  # the task did finish
+    calls = CallBilling(lut.ledger, clock=clock, resolver=lambda _r: SweepDecision.SETTLE)  # the task did finish
     reserved(calls.reserve(task_start(clock)))
     clock.now += DEADLINE + 1
     again = calls.reserve(task_start(clock))
@@ -293,7 +299,7 @@ def test_a_retry_past_the_deadline_asks_the_resolver_before_refunding(lut: Ledge
 
 def test_a_retry_past_the_deadline_of_a_task_still_running_is_in_progress(lut: LedgerUnderTest, clock: Clock) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
-    calls = Calls(lut.ledger, clock=clock, resolver=lambda _r: SweepDecision.LEAVE)
+    calls = CallBilling(lut.ledger, clock=clock, resolver=lambda _r: SweepDecision.LEAVE)
     reserved(calls.reserve(task_start(clock)))
     clock.now += DEADLINE + 1
     with pytest.raises(CallInProgressError):
@@ -302,7 +308,7 @@ def test_a_retry_past_the_deadline_of_a_task_still_running_is_in_progress(lut: L
 
 
 def test_a_task_the_sweep_settles_keeps_its_handle_for_retries(
-    lut: LedgerUnderTest, calls: Calls, clock: Clock
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
 ) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     reserved(calls.reserve(task_start(clock)))
@@ -311,7 +317,7 @@ def test_a_task_the_sweep_settles_keeps_its_handle_for_retries(
     assert calls.reserve(task_start(clock)) == Replay({"task_id": "task-1"})
 
 
-def test_one_bad_record_does_not_stop_the_sweep(lut: LedgerUnderTest, calls: Calls, clock: Clock) -> None:
+def test_one_bad_record_does_not_stop_the_sweep(lut: LedgerUnderTest, calls: CallBilling, clock: Clock) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     bad = reserved(calls.reserve(start(clock)))
     good = reserved(calls.reserve(start(clock)))
@@ -329,7 +335,9 @@ def test_one_bad_record_does_not_stop_the_sweep(lut: LedgerUnderTest, calls: Cal
     assert lut.ledger.balance(ACCOUNT) == 7
 
 
-def test_a_reserved_record_is_never_taken_over_however_old(lut: LedgerUnderTest, calls: Calls, clock: Clock) -> None:
+def test_a_reserved_record_is_never_taken_over_however_old(
+    lut: LedgerUnderTest, calls: CallBilling, clock: Clock
+) -> None:
     lut.ledger.grant(ACCOUNT, 10, "w")
     two_days = 2 * 86_400.0  # a task reservation outliving the idempotency TTL (24 h)
     first = reserved(calls.reserve(task_start(clock, deadline=two_days)))

@@ -19,9 +19,9 @@ from moto import mock_aws
 from localdev.store import create_tables
 from mcp_platform.billing.ledger import EntryKind, IdempotencyKey, InsufficientCreditsError
 from mcp_platform.billing.lifecycle import (
+    CallBilling,
     CallInProgressError,
     CallRecord,
-    Calls,
     CallStart,
     CallState,
     IdempotencyConflictError,
@@ -43,7 +43,7 @@ class Books(RuleBasedStateMachine):
         self.clock = Clock(1_000_000.0)
         self.lut: LedgerUnderTest = make(self.kind)
         self.lut.open_account(ACCOUNT)
-        self.calls = Calls(self.lut.ledger, clock=self.clock, sleep=self.clock.sleep)
+        self.calls = CallBilling(self.lut.ledger, clock=self.clock, sleep=self.clock.sleep)
         self.expected = 0
         self.settled: set[str] = set()
 

@@ -8,7 +8,7 @@ import boto3
 import pytest
 
 from mcp_platform.billing.dynamodb import MAX_OPEN_SHARDS, DynamoLedger
-from mcp_platform.billing.lifecycle import Calls, CallStart
+from mcp_platform.billing.lifecycle import CallBilling, CallStart
 from tests.support.dynamo import TABLE_ENV, count_requests
 from tests.support.faults import fail_with
 from tests.support.ledgers import make
@@ -26,13 +26,13 @@ def test_records_spread_over_the_configured_shards_and_the_sweep_reads_every_sha
     lut = make("dynamodb")
     lut.open_account("acct_scale", credits=1_000)
     now = time.time()
-    writer = Calls(_ledger(40), clock=lambda: now)
+    writer = CallBilling(_ledger(40), clock=lambda: now)
     for i in range(60):
         writer.reserve(CallStart("acct_scale", "fake_paid", 1, f"r{i}", now + 1))
     shards = {i["open_shard"]["S"] for i in boto3.client("dynamodb").scan(TableName=TABLE_ENV["CALLS_TABLE"])["Items"]}
     assert len(shards) > 4 and all(int(s.removeprefix("open#")) < 40 for s in shards)
     # The sweep's ledger may have another shard setting (a lowered parameter): it still reads every shard.
-    report = Calls(_ledger(2), clock=lambda: now + 5).sweep()
+    report = CallBilling(_ledger(2), clock=lambda: now + 5).sweep()
     assert len(report.refunded) == 60
     assert MAX_OPEN_SHARDS >= 40
 
@@ -45,10 +45,10 @@ def test_stranded_charges_are_found_without_a_scan() -> None:
     ledger = _ledger(8)
     fail_with(ledger._ddb, "TransactWriteItems", "InternalServerError", times=1_000)
     with pytest.raises(Exception, match="not recorded"):
-        Calls(ledger, clock=lambda: now).reserve(CallStart("acct_stranded", "fake_paid", 3, "r1", now + 1))
+        CallBilling(ledger, clock=lambda: now).reserve(CallStart("acct_stranded", "fake_paid", 3, "r1", now + 1))
     sweeper = _ledger(8)
     with count_requests(sweeper._ddb) as counter:
-        report = Calls(sweeper, clock=lambda: now + 5).sweep()
+        report = CallBilling(sweeper, clock=lambda: now + 5).sweep()
     assert [r["account_id"] for r in report.reversed] == ["acct_stranded"]
     assert counter["Scan"] == 0
     assert lut.ledger.balance("acct_stranded") == 10

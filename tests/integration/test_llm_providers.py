@@ -16,11 +16,11 @@ import pytest
 import respx
 from botocore.stub import Stubber
 
-from mcp_platform.errors import ToolError
 from mcp_platform.llm import MAX_IMAGE_BYTES, Completion, Image, llm_from_env, llm_settings
 from mcp_platform.llm.bedrock import BedrockClient
 from mcp_platform.llm.gemini import GeminiClient
 from mcp_platform.llm.openai import OpenAiClient
+from mcp_platform.protocol.errors import ToolError
 from tests.support.fake_backends import FakeChatModel
 
 if TYPE_CHECKING:

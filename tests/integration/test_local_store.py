@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-from mcp_platform.aws import client
+from mcp_platform.storage.aws import client
 
 pytestmark = pytest.mark.usefixtures("aws")
 TABLE = "LedgerTable"
@@ -99,7 +99,7 @@ def test_a_transaction_copies_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_dev_account_alone_has_the_local_rate_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """`make dev`'s key is not held to the deployment's 120 calls a minute; a signed-up account is."""
     from localdev.server import DEV_ACCOUNT, DEV_RATE_LIMIT_PER_MINUTE, LocalPlatform
-    from mcp_platform.admin import AccountAdmin
+    from mcp_platform.auth.accounts import AccountAdmin
     from mcp_platform.auth.dynamodb import DynamoAccountStore
     from mcp_platform.billing.dynamodb import DynamoLedger
     from tests.support.dynamo import TABLE_ENV
@@ -125,7 +125,7 @@ def test_dynamodb_in_process_answers_from_the_store_the_endpoint_serves(monkeypa
     from moto.server import ThreadedMotoServer
 
     from localdev.store import dynamodb_in_process
-    from mcp_platform.aws import configured_client
+    from mcp_platform.storage.aws import configured_client
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

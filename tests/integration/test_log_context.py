@@ -13,7 +13,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from localdev.context import LambdaContext
-from mcp_platform.observability import logger
+from mcp_platform.runtime.observability import logger
 from tests.support.logs import log_buffer  # noqa: F401 - fixture
 from tests.support.router import platform
 

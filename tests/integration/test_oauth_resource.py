@@ -7,9 +7,9 @@ from typing import Any
 import boto3
 import pytest
 
-from mcp_platform.jsonrpc import INVALID_PARAMS
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.oauth.scopes import CREDITS_READ, service_scope
+from mcp_platform.protocol.jsonrpc import INVALID_PARAMS
 from mcp_router.settings import RouterSettings
 from tests.support.dynamo import TABLE_ENV
 from tests.support.oauth import mint_access_token

@@ -27,7 +27,7 @@ from mcp_auth.email_codes import MAX_CODE_ATTEMPTS, EmailCodes, LocalOutbox
 from mcp_auth.pending import MAX_ATTEMPTS, PendingRequests
 from mcp_auth.portal import AccountViews
 from mcp_auth.settings import AuthSettings
-from mcp_platform.admin import AccountAdmin, SignupDesk
+from mcp_platform.auth.accounts import AccountAdmin, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoAccountStore, DynamoSignupStore
 from mcp_platform.auth.signup import SignupMode
 from mcp_platform.auth.store import Account

@@ -15,7 +15,7 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from mcp_platform.observability import logger
+from mcp_platform.runtime.observability import logger
 from promptguard_service import app as promptguard_app
 from promptguard_service import canary, guardrails
 

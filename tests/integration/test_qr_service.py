@@ -10,7 +10,7 @@ import pytest
 import segno
 from PIL import Image
 
-from mcp_platform import staging_store
+from mcp_platform.storage import staging_store
 from qr_service import decoding
 from qr_service.app import app
 from qr_support import read_one

@@ -18,17 +18,17 @@ import orjson
 import pytest
 
 from localdev.invoker import InProcessInvoker
-from mcp_platform import admin_cli
-from mcp_platform.admin import AccountAdmin
+from mcp_admin import cli
+from mcp_platform.auth.accounts import AccountAdmin
 from mcp_platform.auth.dynamodb import DynamoAccountStore
-from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger, build_ledger
-from mcp_platform.billing.lifecycle import Calls, CallState
-from mcp_platform.dispatch import ServiceReply, ServiceRequest
-from mcp_platform.settings import LedgerSettings
-from mcp_router.calls import MIN_INVOKE_SECONDS, SETTLE_MARGIN_SECONDS
+from mcp_platform.billing.lifecycle import CallBilling, CallState
+from mcp_platform.protocol.payloads import ServiceReply, ServiceRequest
+from mcp_platform.runtime.settings import LedgerSettings
+from mcp_platform.storage.aws import client
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
+from mcp_router.tool_calls import MIN_INVOKE_SECONDS, SETTLE_MARGIN_SECONDS
 from mcp_router.wiring import dependencies_from_env
 from tests.support.clock import Clock
 from tests.support.dynamo import TABLE_ENV, router_env
@@ -59,7 +59,7 @@ class Rig:
         return self.gateway.handle(HttpRequest("POST", "/mcp", all_headers, orjson.dumps(body), deadline=deadline))
 
     def sweep_twice_at_once(self, later: float) -> list[Any]:
-        calls = Calls(self.ledger, clock=Clock(time.time() + later))
+        calls = CallBilling(self.ledger, clock=Clock(time.time() + later))
         with ThreadPoolExecutor(max_workers=2) as pool:
             return list(pool.map(lambda _: calls.sweep(), range(2)))
 
@@ -157,12 +157,12 @@ def test_admin_cli_reconcile_prints_what_it_fixed(
     with pytest.raises(RouterKilled):
         rig.call(deadline=deadline)
     time.sleep(max(0.0, deadline - time.time()) + 0.05)
-    assert admin_cli.main(["reconcile", "--audit", ACCOUNT]) == 0
+    assert cli.main(["reconcile", "--audit", ACCOUNT]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["credits_returned"] == PRICE
     assert [r["account_id"] for r in printed["refunded"]] == [ACCOUNT]
     assert printed["audit"]["consistent"] is True and printed["audit"]["balance"] == 10
-    assert admin_cli.main(["reconcile"]) == 0
+    assert cli.main(["reconcile"]) == 0
     assert json.loads(capsys.readouterr().out)["credits_returned"] == 0
 
 
@@ -174,7 +174,7 @@ def test_the_scheduled_function_reports_what_it_fixed_as_a_metric(
     rig: Rig, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from localdev.context import LambdaContext
-    from reconcile_service.app import handler
+    from mcp_reconcile.app import handler
 
     for name, value in TABLE_ENV.items():
         monkeypatch.setenv(name, value)

@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 from mcp_platform.contracts.research import seed
-from mcp_platform.service import CallContext
+from mcp_platform.runtime.service import ServiceContext
 from research_service import modes
 from research_service.app import app
 from research_service.recorded import GOLDEN_DIR, Run, replay
@@ -103,7 +103,7 @@ def test_no_time_left_returns_what_it_has_instead_of_timing_out(live_from: Any, 
         "account_id": "a",
         "request_id": "r",
     }
-    reply = app.handle(payload, CallContext("a", "r", deadline_epoch=time.time() + 3))
+    reply = app.handle(payload, ServiceContext("a", "r", deadline_epoch=time.time() + 3))
     out = ok("research_brief", reply, validate_output)
     assert out["fail_gate"]["reason"] == "quote_gate_failed" and reply.waive_charge
     assert any(g.startswith("time budget") for g in out["gaps"])
@@ -284,7 +284,7 @@ def test_without_providers_the_sample_says_so_and_names_the_settings_for_live(va
 @pytest.mark.parametrize("tool", ["research_brief", "source_lookup"])
 def test_without_providers_research_is_free_before_the_call(tool: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Priced at 0 when research cannot be live, so the router neither refuses a low balance nor reserves."""
-    from mcp_platform.registry import load_registry
+    from mcp_platform.catalogue.registry import load_registry
     from tests.support.router import platform
 
     plat = platform(credits=10)  # below the live price of 25

@@ -10,13 +10,13 @@ import orjson
 import pytest
 
 from localdev.invoker import InProcessInvoker
-from mcp_platform.admin import AccountAdmin
+from mcp_platform.auth.accounts import AccountAdmin
 from mcp_platform.auth.dynamodb import DynamoAccountStore
-from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
-from mcp_platform.dispatch import ServiceReply
-from mcp_platform.errors import error_object
+from mcp_platform.protocol.errors import error_object
+from mcp_platform.protocol.payloads import ServiceReply
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
+from mcp_platform.storage.aws import client
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.wiring import dependencies_from_env
@@ -65,7 +65,7 @@ def _live(invoker: Any = None, credits: int = 10, **env: str) -> Live:
 
 @pytest.fixture(autouse=True)
 def fresh_clients(aws: None) -> Iterator[None]:
-    """`mcp_platform.aws.client` caches per process: each test gets clients of its own moto session."""
+    """`mcp_platform.storage.aws.client` caches per process: each test gets clients of its own moto session."""
     client.cache_clear()
     yield
     client.cache_clear()

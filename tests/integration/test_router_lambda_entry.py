@@ -75,7 +75,7 @@ def _run_router(stack: dict[str, str], events: list[dict[str, Any]]) -> list[dic
     env = {
         **{k: v for k, v in os.environ.items() if k not in environment.template_names()},
         **environment.own(ROUTER, {}),
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "platform" / "router"), str(ROOT / "shared")]),
         "AWS_ENDPOINT_URL_DYNAMODB": stack["dynamodb"],
         "AWS_ENDPOINT_URL_LAMBDA": stack["lambda"],
         "SERVICE_FUNCTION_PREFIX": "svc-",

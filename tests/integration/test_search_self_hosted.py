@@ -15,9 +15,9 @@ import httpx
 import pytest
 import respx
 
+from mcp_platform.runtime.service import ServiceContext
 from mcp_platform.search import SearchQuery, provider_from_env
 from mcp_platform.search.providers import BraveProvider, SerperProvider
-from mcp_platform.service import CallContext
 from search_service import pages, results
 from search_service.app import app
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
@@ -187,7 +187,7 @@ def test_the_summary_model_gets_only_what_the_call_has_left(
     deadline = time.time() + 12.0
     reply = app.handle(
         {"tool": "search_fetch_summary", "arguments": {"url": site.url("/a")}, "account_id": "a", "request_id": "r"},
-        CallContext(account_id="a", request_id="r", deadline_epoch=deadline),
+        ServiceContext(account_id="a", request_id="r", deadline_epoch=deadline),
     )
     assert reply.structured_content["summary"]
     assert len(asked) == 1 and 0 < asked[0] <= 11.0  # the page was fetched first; the model gets the rest

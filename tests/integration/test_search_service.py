@@ -11,8 +11,8 @@ import httpx
 import pytest
 from botocore.stub import ANY, Stubber
 
-from mcp_platform.errors import ToolError
 from mcp_platform.llm.bedrock import BedrockClient
+from mcp_platform.protocol.errors import ToolError
 from search_service import pages, results
 from search_service.app import app
 from tests.integration.provider_keys import BRAVE, GEMINI, SERPER, provider_keys  # noqa: F401 - fixture

@@ -16,8 +16,8 @@ import pytest
 from PIL import Image
 from web_site import LocalSite, Reply, site  # noqa: F401 - fixture
 
-from mcp_platform import staging_store
-from mcp_platform.service import CallContext
+from mcp_platform.runtime.service import ServiceContext
+from mcp_platform.storage import staging_store
 from shot_service.app import app
 from staging_support import staging_bucket  # noqa: F401 - fixture
 
@@ -43,7 +43,7 @@ def _chromium(staging_bucket: str, monkeypatch: pytest.MonkeyPatch, reload_setti
 
 
 def call(tool: str, seconds: float = 25.0, **arguments: Any) -> Any:
-    ctx = CallContext(account_id=ACCOUNT, request_id="r1", deadline_epoch=time.time() + seconds)
+    ctx = ServiceContext(account_id=ACCOUNT, request_id="r1", deadline_epoch=time.time() + seconds)
     payload = {"tool": tool, "arguments": arguments, "account_id": ACCOUNT, "request_id": "r1"}
     return app.handle(payload, ctx)
 

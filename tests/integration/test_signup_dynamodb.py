@@ -11,8 +11,8 @@ import orjson
 import pytest
 
 from localdev.invoker import InProcessInvoker
-from mcp_platform import admin_cli
-from mcp_platform.aws import client
+from mcp_admin import cli
+from mcp_platform.storage.aws import client
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.wiring import dependencies_from_env
@@ -90,7 +90,7 @@ def test_invites_from_mcp_admin_admit_the_sign_ups_they_allow(
 ) -> None:
     for name, value in TABLE_ENV.items():
         monkeypatch.setenv(name, value)
-    assert admin_cli.main(["invite", "create", "--uses", "2", "--note", "friends"]) == 0
+    assert cli.main(["invite", "create", "--uses", "2", "--note", "friends"]) == 0
     issued = json.loads(capsys.readouterr().out)
     assert issued["invite_code"].startswith("inv_") and issued["uses"] == 2 and issued["expires_at"]
     gateway = _gateway(mode="invite")
@@ -101,15 +101,15 @@ def test_invites_from_mcp_admin_admit_the_sign_ups_they_allow(
         for n in range(3)
     ]
     assert statuses == [201, 201, 403]
-    assert admin_cli.main(["invite", "create"]) == 0
+    assert cli.main(["invite", "create"]) == 0
     second = json.loads(capsys.readouterr().out)
-    assert admin_cli.main(["invite", "revoke", second["invite_id"]]) == 0
+    assert cli.main(["invite", "revoke", second["invite_id"]]) == 0
     capsys.readouterr()
     refused = _register(
         gateway, {"email": "z@example.org", "account_type": "agent", "invite_code": second["invite_code"]}
     )
     assert orjson.loads(refused.body)["error"]["data"]["reason"] == "invite_rejected"
-    assert admin_cli.main(["invite", "revoke", second["invite_code"]]) == 1
+    assert cli.main(["invite", "revoke", second["invite_code"]]) == 1
     assert "no such invite" in capsys.readouterr().err
 
 

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from moto.server import ThreadedMotoServer
 
-from mcp_platform import staging_store
+from mcp_platform.storage import staging_store
 from staging_service.app import app
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from typing import Any
 import boto3
 import pytest
 
-from mcp_platform import staging_store
+from mcp_platform.storage import staging_store
 from staging_service.app import app
 from staging_support import BUCKET, staging_bucket  # noqa: F401 - fixture
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from botocore.exceptions import EndpointConnectionError
 
-from mcp_platform.table_cache import MAX_ITEM_BYTES, TableCache, cache_key
+from mcp_platform.storage.table_cache import MAX_ITEM_BYTES, TableCache, cache_key
 
 if TYPE_CHECKING:
     import pytest

@@ -27,8 +27,8 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from mcp_platform.jsonrpc import METHOD_NOT_FOUND
-from mcp_platform.tasks.model import MAX_TTL_MS, MIN_TTL_MS
+from mcp_platform.durable_tasks.model import MAX_TTL_MS, MIN_TTL_MS
+from mcp_platform.protocol.jsonrpc import METHOD_NOT_FOUND
 from mcp_router.task_methods import RELATED_TASK_META
 from tests.support.router import message
 from tests.support.schema_strategies import invalid_arguments, valid_arguments

@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING, Any
 import boto3
 import pytest
 
-from mcp_platform.tasks.dynamodb import INLINE_LIMIT, DynamoTaskStore, S3Blobs
-from mcp_platform.tasks.memory import MemoryTaskStore
-from mcp_platform.tasks.model import TaskRecord, TaskStatus, new_task_id
-from mcp_platform.tasks.store import BadCursorError, PayloadTooLargeError
+from mcp_platform.durable_tasks.dynamodb import INLINE_LIMIT, DynamoTaskStore, S3Blobs
+from mcp_platform.durable_tasks.memory import MemoryTaskStore
+from mcp_platform.durable_tasks.model import TaskRecord, TaskStatus, new_task_id
+from mcp_platform.durable_tasks.store import BadCursorError, PayloadTooLargeError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from mcp_platform.tasks.store import TaskStore
+    from mcp_platform.durable_tasks.store import TaskStore
 
 NOW = 1_800_000_000.0
 

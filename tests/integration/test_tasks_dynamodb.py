@@ -10,18 +10,18 @@ import orjson
 import pytest
 
 from localdev.store import create_buckets
-from mcp_platform.admin import AccountAdmin
+from mcp_platform.auth.accounts import AccountAdmin
 from mcp_platform.auth.dynamodb import DynamoAccountStore
-from mcp_platform.aws import client
 from mcp_platform.billing.dynamodb import DynamoLedger
-from mcp_platform.billing.lifecycle import Calls
-from mcp_platform.dispatch import ServiceReply
-from mcp_platform.errors import error_object
-from mcp_platform.tasks.dynamodb import INLINE_LIMIT
-from mcp_platform.tasks.sweep import task_resolver
+from mcp_platform.billing.lifecycle import CallBilling
+from mcp_platform.durable_tasks.dynamodb import INLINE_LIMIT
+from mcp_platform.durable_tasks.sweep import task_resolver
+from mcp_platform.protocol.errors import error_object
+from mcp_platform.protocol.payloads import ServiceReply
+from mcp_platform.storage.aws import client
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
-from mcp_router.tasks import STATUS_MESSAGE_LIMIT
+from mcp_router.task_calls import STATUS_MESSAGE_LIMIT
 from mcp_router.wiring import dependencies_from_env
 from tests.support.dynamo import count_requests, router_env
 from tests.support.router import JSON_HEADERS, ScriptedInvoker, fake_registry, fake_spec, message
@@ -29,7 +29,7 @@ from tests.support.router import JSON_HEADERS, ScriptedInvoker, fake_registry, f
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from mcp_platform.tasks.store import TaskStore
+    from mcp_platform.durable_tasks.store import TaskStore
 
 PRICE = 3
 ENV = router_env(
@@ -134,7 +134,7 @@ def test_another_router_instance_answers_every_poll(stack: Stack) -> None:
 def test_the_sweep_fails_and_refunds_a_task_that_never_reports_back_once(stack: Stack) -> None:
     task_id = stack.create()
     assert stack.balance == 10 - PRICE
-    later = Calls(
+    later = CallBilling(
         stack.ledger, clock=lambda: time.time() + 200
     )  # past the task's deadline (60 s queue + 60 s run + margin)
     first, second = later.sweep(task_resolver(stack.store)), later.sweep(task_resolver(stack.store))
@@ -150,7 +150,7 @@ def test_the_sweep_fails_and_refunds_a_task_that_never_reports_back_once(stack: 
 def test_the_sweep_settles_a_reply_nobody_polled(stack: Stack) -> None:
     task_id = stack.create()
     stack.invoker.run_tasks(stack.store)
-    report = Calls(stack.ledger, clock=lambda: time.time() + 200).sweep(task_resolver(stack.store))
+    report = CallBilling(stack.ledger, clock=lambda: time.time() + 200).sweep(task_resolver(stack.store))
     assert [r["request_id"] for r in report.settled] == [task_id]
     assert stack.balance == 10 - PRICE
     result = stack.b.rpc("tasks/result", {"taskId": task_id})  # concluded late: the charge stands, once
@@ -162,7 +162,7 @@ def test_a_reply_the_default_sweep_refunded_is_delivered_free(stack: Stack) -> N
     """`mcp-admin reconcile` sweeps without the task resolver: an unpolled reply's call is refunded."""
     task_id = stack.create()
     stack.invoker.run_tasks(stack.store)
-    report = Calls(stack.ledger, clock=lambda: time.time() + 200).sweep()
+    report = CallBilling(stack.ledger, clock=lambda: time.time() + 200).sweep()
     assert [r["request_id"] for r in report.refunded] == [task_id]
     assert stack.balance == 10
     stack.clock.offset = 200  # the routers poll after that sweep
@@ -248,13 +248,13 @@ def test_dynamodb_requests_per_task(stack: Stack) -> None:
 def test_admin_cli_reconcile_resolves_tasks_like_the_scheduled_sweep(
     stack: Stack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mcp_platform import admin_cli
+    from mcp_admin import cli
 
     task_id = stack.create()
     for name, value in ENV.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(admin_cli, "Calls", lambda ledger: Calls(ledger, clock=lambda: time.time() + 200))
-    assert admin_cli.main(["reconcile"]) == 0
+    monkeypatch.setattr(cli, "CallBilling", lambda ledger: CallBilling(ledger, clock=lambda: time.time() + 200))
+    assert cli.main(["reconcile"]) == 0
     assert [r["request_id"] for r in orjson.loads(capsys.readouterr().out)["refunded"]] == [task_id]
     assert stack.balance == 10
     task = stack.store.get(task_id)
@@ -265,16 +265,16 @@ def test_admin_cli_reconcile_reads_replies_kept_in_the_blob_store(
     stack: Stack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A reply over the item limit lives in S3: the CLI settles it as the scheduled sweep does (one builder)."""
-    from mcp_platform import admin_cli
-    from mcp_platform.tasks.dynamodb import INLINE_LIMIT
+    from mcp_admin import cli
+    from mcp_platform.durable_tasks.dynamodb import INLINE_LIMIT
 
     task_id = stack.create()
     big = {"structured_content": {"echo": "x" * (INLINE_LIMIT + 1_000)}}
     assert stack.store.put_reply(task_id, big)
     for name, value in ENV.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(admin_cli, "Calls", lambda ledger: Calls(ledger, clock=lambda: time.time() + 200))
-    assert admin_cli.main(["reconcile"]) == 0
+    monkeypatch.setattr(cli, "CallBilling", lambda ledger: CallBilling(ledger, clock=lambda: time.time() + 200))
+    assert cli.main(["reconcile"]) == 0
     report = orjson.loads(capsys.readouterr().out)
     assert [r["request_id"] for r in report["settled"]] == [task_id] and report["refunded"] == []
     assert stack.balance == 10 - PRICE

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from localdev import environment, template
-from mcp_platform.dispatch import ServiceReply
-from mcp_router.calls import MIN_INVOKE_SECONDS, SETTLE_MARGIN_SECONDS
+from mcp_platform.protocol.payloads import ServiceReply
+from mcp_router.tool_calls import MIN_INVOKE_SECONDS, SETTLE_MARGIN_SECONDS
 
 if TYPE_CHECKING:
-    from mcp_platform.registry import Registry
+    from mcp_platform.catalogue.registry import Registry
 
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).with_name("wiring_harness.py")

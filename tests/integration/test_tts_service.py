@@ -9,8 +9,8 @@ import pytest
 from botocore.response import StreamingBody
 from botocore.stub import Stubber
 
-from mcp_platform import staging_store
 from mcp_platform.contracts.tts import credits_for
+from mcp_platform.storage import staging_store
 from staging_support import staging_bucket  # noqa: F401 - fixture
 from tts_service import audio, engines
 from tts_service.app import app

@@ -102,7 +102,7 @@ def test_format_invalid_numbers_are_not_sent() -> None:
 )
 @respx.mock
 def test_vies_unreachable_is_an_error_naming_vies(side_effect: Any, message: str) -> None:
-    """One mapping (mcp_platform.upstream): a backend down or rate-limiting is upstream_unavailable."""
+    """One mapping (mcp_platform.outbound.upstream): a backend down or rate-limiting is upstream_unavailable."""
     route = respx.post(vies.endpoint()).mock(side_effect=side_effect)
     out = live("DE136695976")
     assert out["is_error"] is True

@@ -10,7 +10,7 @@ import pytest
 from botocore.stub import ANY, Stubber
 from PIL import Image
 
-from mcp_platform.settings import SettingsError
+from mcp_platform.runtime.settings import SettingsError
 from staging_support import staging_bucket  # noqa: F401 - fixture
 from tests.support.fake_backends import FakeChatModel
 from vision_service import backends

@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from mcp_platform.errors import ERRORS, ToolError
+from mcp_platform.protocol.errors import ERRORS, ToolError
 from mcp_platform.web import ALLOW_LOOPBACK_ENV, FetchLimits, WebErrorCode, download, fetch_page, user_agent
 from mcp_platform.web.robots import RobotsRules
 from mcp_platform.web.transport import guarded_client

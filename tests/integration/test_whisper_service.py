@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 import boto3
 import pytest
 
-from mcp_platform import staging_store
 from mcp_platform.contracts.whisper import NOISE_CONFIDENCE
+from mcp_platform.storage import staging_store
 from staging_support import staging_bucket  # noqa: F401 - fixture
 from tests.support.fake_transcription import FakeTranscription
 from tts_service.app import app as tts

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from localdev.invoker import InProcessInvoker
-from mcp_platform.aws import client
+from mcp_platform.storage.aws import client
 from mcp_router.wiring import dependencies_from_env
 from tests.support.dynamo import router_env
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 if TYPE_CHECKING:
-    from mcp_platform.tool_search import ToolIndex
+    from mcp_platform.catalogue.tool_search import ToolIndex
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "discovery"
 TASKS = FIXTURES / "tasks.jsonl"

@@ -15,7 +15,7 @@ from typing import Any
 
 import boto3
 
-from mcp_platform.admin import AccountAdmin
+from mcp_platform.auth.accounts import AccountAdmin
 from mcp_platform.auth.dynamodb import DynamoAccountStore
 from mcp_platform.billing.dynamodb import DynamoLedger
 
@@ -40,7 +40,7 @@ def fresh_account(endpoint: str, services: frozenset[str], credits: int) -> tupl
 def reconcile(endpoint: str, *options: str) -> dict[str, Any]:
     """`mcp-admin --local reconcile`: the scheduled sweep run by hand against the store; its JSON report."""
     run = subprocess.run(
-        [sys.executable, "-m", "mcp_platform.admin_cli", "--local", "reconcile", *options],
+        [sys.executable, "-m", "mcp_admin.cli", "--local", "reconcile", *options],
         capture_output=True,
         text=True,
         env={**os.environ, "LOCAL_AWS_PORT": endpoint.rsplit(":", 1)[1]},

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from mcp_platform.observability import logger
+from mcp_platform.runtime.observability import logger
 
 
 @pytest.fixture

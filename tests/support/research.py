@@ -10,7 +10,7 @@ from mcp_platform.contracts.research import seed
 from research_service.app import app
 
 if TYPE_CHECKING:
-    from mcp_platform.dispatch import ServiceReply
+    from mcp_platform.protocol.payloads import ServiceReply
 
 LIVE_SETTINGS = {
     "SEARCH_PROVIDER": "searxng",

@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcp_platform.admin import AccountAdmin, SignupDesk
+from mcp_platform.auth.accounts import AccountAdmin, SignupDesk
 from mcp_platform.auth.dynamodb import DynamoSignupStore
 from mcp_platform.auth.memory import MemoryAccountStore, MemorySignupStore
 from mcp_platform.billing.usage import DynamoLedgerHistory
-from mcp_platform.dispatch import ServiceReply, ServiceRequest
-from mcp_platform.errors import error_object
-from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
+from mcp_platform.catalogue.registry import Annotations, Registry, ToolSpec, load_registry
+from mcp_platform.durable_tasks.worker import run_task
+from mcp_platform.protocol.errors import error_object
+from mcp_platform.protocol.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
+from mcp_platform.protocol.payloads import ServiceReply, ServiceRequest
 from mcp_platform.ratelimit.limiter import MemoryRateLimiter
-from mcp_platform.registry import Annotations, Registry, ToolSpec, load_registry
-from mcp_platform.tasks.worker import run_task
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.dependencies import Dependencies
 from mcp_router.gateway import Gateway
@@ -38,8 +38,8 @@ from tests.support.dynamo import TABLE_ENV
 if TYPE_CHECKING:
     from mcp_platform.auth.store import AccountStore
     from mcp_platform.billing.lifecycle import CallLedger
+    from mcp_platform.durable_tasks.store import TaskStore
     from mcp_platform.oauth.grants import GrantStore
-    from mcp_platform.tasks.store import TaskStore
     from mcp_router.invoker import Invoker
 
 MODERN = "2026-07-28"

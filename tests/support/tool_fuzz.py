@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from email_support import LoopbackDns
-from mcp_platform.errors import ERRORS
-from mcp_platform.jsonrpc import INTERNAL_ERROR, PARSE_ERROR
-from mcp_platform.registry import load_registry
+from mcp_platform.catalogue.registry import load_registry
+from mcp_platform.protocol.errors import ERRORS
+from mcp_platform.protocol.jsonrpc import INTERNAL_ERROR, PARSE_ERROR
 from mcp_router.meta_tools import META_TOOLS
 from mcp_router.settings import RouterSettings
 from tests.support.dynamo import router_env
@@ -91,9 +91,9 @@ def live_platform(recorded_apis: RecordedApis) -> Iterator[Platform]:
     from moto import mock_aws
 
     from localdev.store import create_buckets, create_tables, moto_as_dynamodb
-    from mcp_platform import staging_store
-    from mcp_platform.aws import client
     from mcp_platform.backends import reset_clients
+    from mcp_platform.storage import staging_store
+    from mcp_platform.storage.aws import client
     from tests.conftest import _clear_service_settings
 
     moto_as_dynamodb()
@@ -127,16 +127,16 @@ def _platform() -> Platform:
     """The platform as `make dev` wires it (localdev/server.py): task-augmented calls run on the in-process
     invoker's worker threads, in the template's task table, and a worker that raises fails its task."""
     from localdev.invoker import InProcessInvoker, failure_sink
-    from mcp_platform.aws import client
-    from mcp_platform.billing.lifecycle import Calls
-    from mcp_platform.tasks.dynamodb import DynamoTaskStore, S3Blobs
+    from mcp_platform.billing.lifecycle import CallBilling
+    from mcp_platform.durable_tasks.dynamodb import DynamoTaskStore, S3Blobs
+    from mcp_platform.storage.aws import client
 
     env = router_env()
     tasks = DynamoTaskStore(client("dynamodb"), env["TASKS_TABLE"], S3Blobs(client("s3"), env["STAGING_BUCKET"]))
     invoker = InProcessInvoker()
     unlimited = RouterSettings(rate_limit_per_minute=1_000_000)
     plat = platform(invoker=invoker, settings=unlimited, credits=CREDITS, adapter="dynamodb", task_store=tasks)
-    invoker.on_failure = failure_sink(tasks, Calls(plat.ledger))
+    invoker.on_failure = failure_sink(tasks, CallBilling(plat.ledger))
     return plat
 
 

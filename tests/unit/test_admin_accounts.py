@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_platform.admin import AccountAdmin, AdminError
+from mcp_platform.auth.accounts import AccountAdmin, AdminError
 from mcp_platform.auth.keys import hash_key, is_well_formed
 from mcp_platform.auth.memory import MemoryAccountStore
 from mcp_platform.auth.store import AccountExistsError

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from mcp_platform.admin import AccountAdmin
+from mcp_platform.auth.accounts import AccountAdmin
 from mcp_platform.auth.keys import display_prefix, generate_key, hash_key, is_well_formed
 from mcp_platform.auth.memory import MemoryAccountStore
 from mcp_platform.auth.store import ApiKeyRecord

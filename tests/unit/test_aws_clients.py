@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 from botocore.config import Config
 
-from mcp_platform import aws
+from mcp_platform.storage import aws
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -69,7 +69,7 @@ def _direct_client_calls(path: Path) -> list[int]:
 
 def test_no_module_builds_a_boto3_client_itself() -> None:
     offenders = {str(p.relative_to(ROOT)): lines for p in CODE if (lines := _direct_client_calls(p))}
-    assert not offenders, f"build AWS clients with mcp_platform.aws: {offenders}"
+    assert not offenders, f"build AWS clients with mcp_platform.storage.aws: {offenders}"
 
 
 def test_the_single_attempt_client_sends_each_request_once() -> None:

@@ -14,15 +14,15 @@ import orjson
 import pytest
 
 from mcp_platform.billing.ledger import EntryKind, IdempotencyKey
-from mcp_platform.billing.lifecycle import Calls, CallStart
+from mcp_platform.billing.lifecycle import CallBilling, CallStart
 from mcp_platform.billing.memory import MemoryLedger
-from mcp_platform.dispatch import ServiceReply, ServiceRequest
-from mcp_platform.errors import ERRORS
-from mcp_platform.observability import logger
-from mcp_router.calls import SETTLE_MARGIN_SECONDS
+from mcp_platform.protocol.errors import ERRORS
+from mcp_platform.protocol.payloads import ServiceReply, ServiceRequest
+from mcp_platform.runtime.observability import logger
 from mcp_router.gateway import Gateway
 from mcp_router.http import HttpRequest
 from mcp_router.settings import RouterSettings
+from mcp_router.tool_calls import SETTLE_MARGIN_SECONDS
 from tests.support.clock import Clock
 from tests.support.faults import fail_with
 from tests.support.ledgers import ADAPTERS
@@ -377,7 +377,7 @@ def test_a_failed_refund_reports_the_charge_that_stands_and_the_sweep_returns_it
     clock.now += RouterSettings().router_timeout_seconds + 1
     ledger: Any = plat.ledger
     ledger.recovered = True
-    swept = Calls(ledger, clock=clock).sweep()
+    swept = CallBilling(ledger, clock=clock).sweep()
     assert [r["call_id"] for r in swept.refunded] == [charge.call_id]
     assert plat.ledger.balance(plat.account_id) == 10
     again = plat.call("fake_paid", {"text": "hi"}, headers, rpc_id=3)

@@ -31,7 +31,7 @@ def no_sleep(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _ledger() -> tuple[DynamoLedger, Stubber]:
     client = boto3.client("dynamodb", region_name="us-east-1")
-    return DynamoLedger(client, "Accounts", "Ledger", "Calls"), Stubber(client)
+    return DynamoLedger(client, "Accounts", "Ledger", "CallBilling"), Stubber(client)
 
 
 def _debited(stubber: Stubber, balance: int = 7) -> None:

@@ -7,8 +7,8 @@ import base64
 import pytest
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from mcp_platform.binary import binary_input, sniff_media_type
-from mcp_platform.schema import input_schema
+from mcp_platform.protocol.binary import binary_input, sniff_media_type
+from mcp_platform.protocol.schema import input_schema
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from mcp_platform.catalogue import ARTEFACT, CataloguedTool, generate, load_catalogue
-from mcp_platform.errors import ToolError
-from mcp_platform.registry import Registry, load_registry
+from mcp_platform.catalogue.artefact import ARTEFACT, CataloguedTool, generate, load_catalogue
+from mcp_platform.catalogue.registry import Registry, load_registry
+from mcp_platform.protocol.errors import ToolError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -60,7 +60,7 @@ def test_a_stale_or_missing_artefact_falls_back_to_the_contracts(
     if artefact == "stale":
         document = json.loads(ARTEFACT.read_text(encoding="utf-8"))
         path.write_text(json.dumps({**document, "fingerprint": "an older contract"}), encoding="utf-8")
-    with caplog.at_level(logging.WARNING, logger="mcp_platform.catalogue"):
+    with caplog.at_level(logging.WARNING, logger="mcp_platform.catalogue.artefact"):
         registry = load_catalogue(path)
     assert isinstance(registry, Registry)
     assert len(registry) == len(load_registry())

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from mcp_platform import contracts
-from mcp_platform.registry import load_registry
-from mcp_platform.service import ServiceApp
+from mcp_platform.catalogue.registry import load_registry
+from mcp_platform.runtime.service import ServiceApp
 from tests.support.router import fake_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,13 +45,13 @@ ALLOWED = (
     "pydantic",
     "annotated_types",
     "mcp_platform.contracts",
-    "mcp_platform.registry",
-    "mcp_platform.schema",
-    "mcp_platform.errors",
-    "mcp_platform.binary",
+    "mcp_platform.catalogue.registry",
+    "mcp_platform.protocol.schema",
+    "mcp_platform.protocol.errors",
+    "mcp_platform.protocol.binary",
     "mcp_platform.web.addresses",
     # Environment reads only, imported inside research's price function: research is free without a provider.
-    "mcp_platform.provider_status",
+    "mcp_platform.outbound.provider_status",
 )
 """What a contract may import (a module or its submodules): declarations and pure validators."""
 
@@ -60,14 +60,14 @@ FORBIDDEN_AT_IMPORT = (
     "botocore",
     "httpx",
     "aws_lambda_powertools",
-    "mcp_platform.aws",
-    "mcp_platform.staging_store",
+    "mcp_platform.storage.aws",
+    "mcp_platform.storage.staging_store",
     "mcp_platform.billing",
     "mcp_platform.auth",
-    "mcp_platform.service",
+    "mcp_platform.runtime.service",
     "mcp_platform.llm",
     "mcp_platform.search",
-    "mcp_platform.secrets",
+    "mcp_platform.storage.secrets",
     "mcp_platform.web.http",
 )
 """What importing every contract module must not load (checked in a fresh interpreter)."""
@@ -106,7 +106,7 @@ def test_importing_every_contract_loads_no_client_store_or_function_code() -> No
 
 
 def test_a_service_lambda_loads_only_its_own_contracts() -> None:
-    code = "sys.path.insert(0, 'functions/hello')\nimport hello_service.app"
+    code = "sys.path.insert(0, 'functions/services/hello')\nimport hello_service.app"
     loaded = {m for m in _fresh(code) if m.startswith("mcp_platform.contracts.")}
     assert loaded == {"mcp_platform.contracts.hello"}
 

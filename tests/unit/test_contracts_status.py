@@ -9,7 +9,7 @@ import pytest
 from mcp_platform.contracts._common import STATUS_OUTPUT, status_output_schema, status_tool
 
 if TYPE_CHECKING:
-    from mcp_platform.registry import Registry
+    from mcp_platform.catalogue.registry import Registry
 
 
 def test_every_status_tool_takes_nothing_is_free_and_reports_ok(registry: Registry) -> None:

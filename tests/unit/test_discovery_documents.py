@@ -9,7 +9,7 @@ from pathlib import Path
 
 import orjson
 
-from mcp_platform.discovery import CARD_MEDIA_TYPE, CARD_SCHEMA, PROFILES
+from mcp_platform.catalogue.discovery import CARD_MEDIA_TYPE, CARD_SCHEMA, PROFILES
 from mcp_router.settings import RouterSettings
 from tests.support.router import body, message, platform, with_meta
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_platform.admin_cli import parser
+from mcp_admin.cli import parser
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ["architecture", "billing", "tasks", "self-hosting", "deploy", "operations"]
@@ -68,7 +68,7 @@ def _module_exists(dotted: str) -> bool:
 @pytest.fixture(scope="module", autouse=True)
 def _function_paths() -> None:
     """Service packages import as the template wires them: each function's folder on the path."""
-    for folder in sorted((ROOT / "functions").iterdir()):
+    for folder in sorted((ROOT / "functions").glob("*/*")):
         if str(folder) not in sys.path:
             sys.path.append(str(folder))
 

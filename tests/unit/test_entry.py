@@ -1,4 +1,4 @@
-"""The entry pipeline every Lambda's handler goes through (`mcp_platform.entry`)."""
+"""The entry pipeline every Lambda's handler goes through (`mcp_platform.runtime.entry`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from aws_lambda_powertools.metrics import MetricUnit
 
 from localdev.context import LambdaContext
-from mcp_platform.entry import lambda_entry
-from mcp_platform.observability import log_context, logger, metrics
+from mcp_platform.runtime.entry import lambda_entry
+from mcp_platform.runtime.observability import log_context, logger, metrics
 
 if TYPE_CHECKING:
     import pytest

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from docs_service import readers
-from mcp_platform import secrets
-from mcp_platform.errors import ERRORS, ErrorCode, ToolError, error_object
+from mcp_platform.protocol.errors import ERRORS, ErrorCode, ToolError, error_object
+from mcp_platform.storage import secrets
 from mcp_platform.web.errors import WebErrorCode
 from pdf_service import documents
 from research_service import errors as research_errors

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_platform.errors import ERRORS, ToolError
-from mcp_platform.readonly_db import DbConfig, Source, building_marker, fetch
+from mcp_platform.protocol.errors import ERRORS, ToolError
+from mcp_platform.storage.readonly_db import DbConfig, Source, building_marker, fetch
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from mcp_platform.dispatch import ServiceRequest
+from mcp_platform.protocol.payloads import ServiceRequest
 from mcp_router.invoker import LambdaInvoker, TaskNotStartedError, invoke_client
 
 if TYPE_CHECKING:

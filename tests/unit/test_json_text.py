@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_platform import json_text
+from mcp_platform.protocol import json_text
 
 
 def test_reads_json() -> None:

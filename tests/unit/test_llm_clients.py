@@ -15,9 +15,9 @@ import respx
 from aws_lambda_powertools.utilities.parameters import base as parameters_base
 from botocore.stub import ANY, Stubber
 
-from mcp_platform.errors import ToolError
 from mcp_platform.llm import forget_clients, llm_from_env
 from mcp_platform.llm.bedrock import TIMED_CLIENTS, BedrockClient
+from mcp_platform.protocol.errors import ToolError
 from tests.support.fake_backends import FakeChatModel
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def test_bedrock_keeps_one_runtime_client_per_whole_second_timeout(monkeypatch: 
     assert (capped.meta.config.read_timeout, capped.meta.config.retries["total_max_attempts"]) == (7, 1)
     assert llm.runtime(7.9) is capped and llm.runtime(0.2).meta.config.read_timeout == 1
     default = llm.runtime(None)
-    assert default.meta.config.read_timeout == 10 and default is llm.runtime()  # mcp_platform.aws's default
+    assert default.meta.config.read_timeout == 10 and default is llm.runtime()  # mcp_platform.storage.aws's default
     for seconds in range(20, 20 + TIMED_CLIENTS):
         llm.runtime(seconds)
     assert llm.runtime(7.5) is not capped  # the least recently used went first: the cache stays small

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_platform.memory_cache import MemoryCache
+from mcp_platform.runtime.memory_cache import MemoryCache
 
 
 class Clock:

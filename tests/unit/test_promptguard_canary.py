@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from mcp_platform.errors import ToolError
+from mcp_platform.protocol.errors import ToolError
 from promptguard_service import canary
 
 if TYPE_CHECKING:

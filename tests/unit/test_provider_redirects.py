@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from mcp_platform.provider_http import keyed_client, provider_backend, request_json
+from mcp_platform.outbound.provider_http import keyed_client, provider_backend, request_json
 
 BACKEND = provider_backend("keyed_test", "Keyed test provider", "KEYED_TEST_BASE_URL", "https://api.provider.test")
 

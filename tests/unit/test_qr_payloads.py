@@ -17,7 +17,7 @@ from mcp_platform.contracts.qr import (
     WifiInput,
     gs1_check_digit,
 )
-from mcp_platform.errors import ToolError
+from mcp_platform.protocol.errors import ToolError
 from qr_service.epc import epc_payload
 from qr_service.payloads import geo_payload, vcard_payload, wifi_payload
 

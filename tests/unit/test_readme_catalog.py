@@ -21,8 +21,8 @@ def test_readme_catalogue_is_regenerated() -> None:
 
 def test_catalogue_summaries_are_whole_sentences() -> None:
     """Issue 39: 'One first-level region by admin code (e.g' — a summary ends at a sentence's end only."""
-    from mcp_platform.docs import first_sentence
-    from mcp_platform.registry import load_registry
+    from mcp_platform.catalogue.generated_docs import first_sentence
+    from mcp_platform.catalogue.registry import load_registry
 
     for spec in load_registry():
         summary = first_sentence(spec.description)

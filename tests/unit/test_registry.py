@@ -8,9 +8,9 @@ import jsonschema
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from mcp_platform.errors import ToolError
-from mcp_platform.registry import Registry, ToolSpec
-from mcp_platform.schema import input_schema
+from mcp_platform.catalogue.registry import Registry, ToolSpec
+from mcp_platform.protocol.errors import ToolError
+from mcp_platform.protocol.schema import input_schema
 
 
 def test_every_tool_publishes_a_complete_contract(registry: Registry) -> None:

@@ -9,7 +9,7 @@ import anyio
 import httpx
 import pytest
 
-from mcp_platform.jsonrpc import HEADER_MISMATCH
+from mcp_platform.protocol.jsonrpc import HEADER_MISMATCH
 from mcp_router.asgi import GatewayApp
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.settings import RouterSettings

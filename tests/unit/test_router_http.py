@@ -7,7 +7,7 @@ import base64
 import pytest
 
 from mcp_platform.auth.store import Account
-from mcp_platform.jsonrpc import INVALID_REQUEST, PARSE_ERROR
+from mcp_platform.protocol.jsonrpc import INVALID_REQUEST, PARSE_ERROR
 from mcp_router.rate_units import USAGE_READ_UNITS
 from mcp_router.settings import RouterSettings
 from mcp_router.transport import TRANSPORT_ERROR

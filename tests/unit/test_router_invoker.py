@@ -9,7 +9,7 @@ import orjson
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeoutError
 
-from mcp_platform.dispatch import ServiceReply, ServiceRequest
+from mcp_platform.protocol.payloads import ServiceReply, ServiceRequest
 from mcp_router.invoker import LambdaInvoker
 
 REQUEST = ServiceRequest(tool="fake_a", arguments={"text": "hi"}, account_id="acct", request_id="r1")

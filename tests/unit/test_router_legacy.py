@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_platform.jsonrpc import METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION
-from mcp_platform.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS
+from mcp_platform.protocol.jsonrpc import METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION
+from mcp_platform.protocol.mcp import LATEST_LEGACY, LEGACY_VERSIONS, MODERN_VERSIONS
 from mcp_router.methods import INSTRUCTIONS
 from mcp_router.settings import RouterSettings
 from tests.support.router import Platform, assert_rpc_error, body, message, platform

@@ -8,8 +8,8 @@ from typing import Any
 import orjson
 import pytest
 
-from mcp_platform.jsonrpc import HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
-from mcp_platform.mcp import CLIENT_CAPABILITIES_META, LEGACY_VERSIONS, PROTOCOL_VERSION_META, SERVER_INFO_META
+from mcp_platform.protocol.jsonrpc import HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
+from mcp_platform.protocol.mcp import CLIENT_CAPABILITIES_META, LEGACY_VERSIONS, PROTOCOL_VERSION_META, SERVER_INFO_META
 from mcp_router.headers import decode_header_value
 from mcp_router.http import HttpRequest
 from mcp_router.methods import INSTRUCTIONS

@@ -7,9 +7,9 @@ from typing import Any
 import orjson
 import pytest
 
-from mcp_platform.admin import AdminError
-from mcp_platform.jsonrpc import INVALID_PARAMS, INVALID_REQUEST
-from mcp_platform.tasks.memory import MemoryTaskStore
+from mcp_platform.auth.accounts import AdminError
+from mcp_platform.durable_tasks.memory import MemoryTaskStore
+from mcp_platform.protocol.jsonrpc import INVALID_PARAMS, INVALID_REQUEST
 from mcp_router.settings import RouterSettings
 from tests.support.router import (
     Platform,

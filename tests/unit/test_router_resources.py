@@ -5,8 +5,8 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from mcp_platform.jsonrpc import INVALID_PARAMS, RESOURCE_NOT_FOUND
-from mcp_platform.mcp import LEGACY_VERSIONS, MODERN_VERSIONS
+from mcp_platform.protocol.jsonrpc import INVALID_PARAMS, RESOURCE_NOT_FOUND
+from mcp_platform.protocol.mcp import LEGACY_VERSIONS, MODERN_VERSIONS
 from mcp_router.settings import RouterSettings
 from tests.support import router as support
 from tests.support.router import Platform, assert_rpc_error, body, message, platform

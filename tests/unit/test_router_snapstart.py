@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = r"""
 import json, random
 import snapshot_restore_py as hooks
-from mcp_platform import aws, ids
+from mcp_platform.storage import aws
+from mcp_platform.protocol import ids
 import mcp_router.lambda_entry as entry
 
 specs = list(entry._deps.registry)
@@ -56,7 +57,7 @@ print(json.dumps(facts))
 def test_snapstart_hooks_prime_before_and_renew_after() -> None:
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "router"), str(ROOT / "shared")]),
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "functions" / "platform" / "router"), str(ROOT / "shared")]),
         "ACCOUNTS_TABLE": "AccountsTable",
         "API_KEYS_TABLE": "ApiKeysTable",
         "LEDGER_TABLE": "LedgerTable",

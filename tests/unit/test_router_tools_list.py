@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 import pytest
 
-from mcp_platform.jsonrpc import INVALID_PARAMS
+from mcp_platform.protocol.jsonrpc import INVALID_PARAMS
 from mcp_router.settings import RouterSettings
 from tests.support.router import (
     Platform,
@@ -22,7 +22,7 @@ from tests.support.router import (
 )
 
 if TYPE_CHECKING:
-    from mcp_platform.registry import Registry
+    from mcp_platform.catalogue.registry import Registry
 
 PAGE = 3
 

@@ -10,7 +10,7 @@ import pytest
 from localdev import template
 from localdev.sam_local import ENV_FILE, SamLocal, sam_local_template
 from localdev.server import LocalSettingError
-from mcp_platform.registry import load_registry
+from mcp_platform.catalogue.registry import load_registry
 from mcp_router.invoker import LambdaInvoker
 
 if TYPE_CHECKING:

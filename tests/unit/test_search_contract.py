@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from mcp_platform.errors import ToolError
+from mcp_platform.protocol.errors import ToolError
 
 if TYPE_CHECKING:
-    from mcp_platform.registry import Registry
+    from mcp_platform.catalogue.registry import Registry
 
 SEEDS = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "seeds" / "web_tools.json").read_text())
 

@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 from pydantic import BaseModel, Field
 
-from mcp_platform.errors import ToolError
-from mcp_platform.schema import output_schema
-from mcp_platform.service import CallContext, ServiceApp, ToolOutput
+from mcp_platform.protocol.errors import ToolError
+from mcp_platform.protocol.schema import output_schema
+from mcp_platform.runtime.service import ServiceApp, ServiceContext, ToolOutput
 from tests.support.router import FakeInput, fake_registry, fake_spec
 
 REGISTRY = fake_registry(fake_spec("fake_a"), fake_spec("fake_b"), with_hello=False)
@@ -23,8 +23,8 @@ class Out(BaseModel):
     note: str | None = None
 
 
-def _app(impl: Any, seen: list[CallContext] | None = None) -> ServiceApp:
-    def record(arguments: FakeInput, ctx: CallContext) -> Any:
+def _app(impl: Any, seen: list[ServiceContext] | None = None) -> ServiceApp:
+    def record(arguments: FakeInput, ctx: ServiceContext) -> Any:
         if seen is not None:
             seen.append(ctx)
         return impl(arguments, ctx)
@@ -74,7 +74,7 @@ def test_arguments_are_revalidated_by_the_service() -> None:
 
 
 def test_a_tool_error_becomes_the_error_object_with_its_code_and_extras() -> None:
-    def fail(_a: FakeInput, _c: CallContext) -> dict[str, Any]:
+    def fail(_a: FakeInput, _c: ServiceContext) -> dict[str, Any]:
         raise ToolError("text: not found upstream", "not_found", retry=False)
 
     reply = _app(fail).handle(_payload())
@@ -87,7 +87,7 @@ def test_a_tool_error_becomes_the_error_object_with_its_code_and_extras() -> Non
 
 
 def test_an_unexpected_exception_is_an_internal_error_without_its_message() -> None:
-    def crash(_a: FakeInput, _c: CallContext) -> dict[str, Any]:
+    def crash(_a: FakeInput, _c: ServiceContext) -> dict[str, Any]:
         raise RuntimeError("secret-detail")
 
     reply = _app(crash).handle(_payload())
@@ -105,7 +105,7 @@ def test_malformed_payloads_and_unknown_tools_are_error_replies(payload: dict[st
 
 
 def test_the_context_carries_account_request_and_balance() -> None:
-    seen: list[CallContext] = []
+    seen: list[ServiceContext] = []
     _app(lambda _a, _c: {"echo": "x"}, seen).handle(_payload(balance=42))
     assert seen[0].account_id == "acct" and seen[0].request_id == "r1" and seen[0].balance == 42
     assert seen[0].deadline_epoch is None and seen[0].seconds_left(7.0) == 7.0
@@ -123,7 +123,7 @@ class FakeLambdaContext:
 
 
 def test_lambda_handler_returns_the_reply_as_json_with_a_deadline() -> None:
-    seen: list[CallContext] = []
+    seen: list[ServiceContext] = []
     app = _app(lambda _a, _c: {"echo": "x"}, seen)
     out = app.lambda_handler(_payload(balance=7), FakeLambdaContext())
     assert out == {"structured_content": {"echo": "x"}, "content": [], "waive_charge": False}
@@ -148,7 +148,7 @@ def test_hello_service_handler() -> None:
 def test_a_tool_error_may_carry_extras_named_message_and_error() -> None:
     """Seed 004's toolError has `message` (the text) and `error` (a machine code) beside the platform's fields."""
 
-    def fail(_a: FakeInput, _c: CallContext) -> dict[str, Any]:
+    def fail(_a: FakeInput, _c: ServiceContext) -> dict[str, Any]:
         raise ToolError(
             "deep needs preview", "preview_required", error="preview_required", message="deep needs preview"
         )
@@ -171,11 +171,11 @@ class LongLambdaContext(FakeLambdaContext):
 def test_a_synchronous_call_gets_the_service_timeout_and_a_task_the_whole_function_time(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from mcp_platform.tasks.memory import MemoryTaskStore
+    from mcp_platform.durable_tasks.memory import MemoryTaskStore
     from tests.integration.test_task_store import task
 
     monkeypatch.setenv("SERVICE_TIMEOUT_SECONDS", "25")
-    seen: list[CallContext] = []
+    seen: list[ServiceContext] = []
     app = _app(lambda _a, _c: {"echo": "x"}, seen)
     app.lambda_handler(_payload(), LongLambdaContext())
     assert 23.0 < seen[0].seconds_left() <= 24.0, "the router waits only SERVICE_TIMEOUT_SECONDS"
@@ -183,7 +183,7 @@ def test_a_synchronous_call_gets_the_service_timeout_and_a_task_the_whole_functi
     store = MemoryTaskStore()
     record = task(account="acct")
     store.create(record)
-    monkeypatch.setattr("mcp_platform.tasks.worker.task_store", lambda _settings: store)
+    monkeypatch.setattr("mcp_platform.durable_tasks.worker.task_store", lambda _settings: store)
     out = app.lambda_handler(_payload(task_id=record.task_id), LongLambdaContext())
     assert out == {"task_id": record.task_id, "ran": True, "stored": True}
     assert seen[1].seconds_left() > 800, "a task runs as long as its function may"
@@ -199,11 +199,11 @@ def test_a_synchronous_call_gets_the_service_timeout_and_a_task_the_whole_functi
 
 def test_the_deadline_the_router_sets_is_the_instant_the_service_sees() -> None:
     """One clock end to end: the router's deadline travels in the ServiceRequest, in epoch seconds."""
-    from mcp_platform.dispatch import ServiceReply, ServiceRequest
+    from mcp_platform.protocol.payloads import ServiceReply, ServiceRequest
     from mcp_router.settings import RouterSettings
     from tests.support.router import ScriptedInvoker, platform
 
-    seen: list[CallContext] = []
+    seen: list[ServiceContext] = []
     app = _app(lambda _a, _c: {"echo": "x"}, seen)
 
     def service(request: ServiceRequest) -> ServiceReply:

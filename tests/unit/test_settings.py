@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pytest
 
 from localdev import environment, template
-from mcp_platform.settings import FunctionSettings, SettingsError, StagingSettings, TaskSettings
+from mcp_platform.runtime.settings import FunctionSettings, SettingsError, StagingSettings, TaskSettings
 from mcp_router.settings import RouterSettings
 
 if TYPE_CHECKING:
-    from mcp_platform.registry import Registry
+    from mcp_platform.catalogue.registry import Registry
 
 FUNCTIONS = template.functions()
 

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from mcp_platform.auth.signup import SignupMode
-from mcp_platform.jsonrpc import INVALID_PARAMS, PARSE_ERROR
+from mcp_platform.protocol.jsonrpc import INVALID_PARAMS, PARSE_ERROR
 from mcp_router.http import HttpRequest, HttpResponse
 from mcp_router.settings import RouterSettings
 from mcp_router.transport import TRANSPORT_ERROR

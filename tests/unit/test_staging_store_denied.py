@@ -11,8 +11,8 @@ import pytest
 from botocore.response import StreamingBody
 from botocore.stub import Stubber
 
-from mcp_platform.errors import ToolError
-from mcp_platform.staging_store import StagingStore
+from mcp_platform.protocol.errors import ToolError
+from mcp_platform.storage.staging_store import StagingStore
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -24,13 +24,18 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYER = "mcp_platform"
 
 PROTOCOL_CORE = frozenset(
-    {"mcp_platform.registry", "mcp_platform.schema", "mcp_platform.errors", "mcp_platform.binary"}
+    {
+        "mcp_platform.catalogue.registry",
+        "mcp_platform.protocol.schema",
+        "mcp_platform.protocol.errors",
+        "mcp_platform.protocol.binary",
+    }
 )
 """What a contract may import from the layer besides other contracts: declarations, no I/O."""
 
 CONTRACT_EXCEPTIONS = {
     "mcp_platform.web.addresses": "validate's and fetch's URL checks are the SSRF rules the service applies",
-    "mcp_platform.provider_status": "research's price function asks, lazily, whether a provider is configured",
+    "mcp_platform.outbound.provider_status": "research's price function asks, lazily, whether a provider is configured",
 }
 """Layer modules a contract imports beyond the protocol core, each with its reason."""
 
@@ -121,7 +126,7 @@ def _edges() -> list[tuple[str, str]]:
 def test_the_graph_sees_every_package() -> None:
     kinds = {_kind(_package(m)) for m in _graph()}
     assert kinds == {"layer", "router", "platform", "service"}
-    assert "mcp_platform.registry" in _graph()["mcp_platform.contracts.hello"]
+    assert "mcp_platform.catalogue.registry" in _graph()["mcp_platform.contracts.hello"]
 
 
 def test_no_import_cycles() -> None:

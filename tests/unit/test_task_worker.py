@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mcp_platform.tasks.memory import MemoryTaskStore
-from mcp_platform.tasks.model import TaskRecord, TaskStatus
-from mcp_platform.tasks.worker import cancel_probe
+from mcp_platform.durable_tasks.memory import MemoryTaskStore
+from mcp_platform.durable_tasks.model import TaskRecord, TaskStatus
+from mcp_platform.durable_tasks.worker import cancel_probe
 from tests.integration.test_task_store import task
 
 
@@ -36,8 +36,8 @@ def test_the_probe_reads_the_task_at_most_once_per_interval_and_stays_cancelled(
 
 
 def test_a_worker_that_cannot_end_by_the_deadline_does_not_start() -> None:
-    from mcp_platform.dispatch import ServiceReply, ServiceRequest
-    from mcp_platform.tasks.worker import run_task
+    from mcp_platform.durable_tasks.worker import run_task
+    from mcp_platform.protocol.payloads import ServiceReply, ServiceRequest
 
     store, record = MemoryTaskStore(), task()
     store.create(record)
@@ -57,7 +57,7 @@ def test_a_worker_that_cannot_end_by_the_deadline_does_not_start() -> None:
 
 def test_the_resolver_settles_a_task_whose_reply_lands_while_it_fails_it() -> None:
     from mcp_platform.billing.lifecycle import CallRecord, CallState, SweepDecision
-    from mcp_platform.tasks.sweep import task_resolver
+    from mcp_platform.durable_tasks.sweep import task_resolver
 
     store, record = MemoryTaskStore(), task()
     store.create(record)

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from mcp_platform.billing.lifecycle import Calls
-from mcp_platform.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
-from mcp_platform.tasks.destination import on_failed_event
-from mcp_platform.tasks.memory import MemoryTaskStore
-from mcp_platform.tasks.model import DEFAULT_TTL_MS
+from mcp_platform.billing.lifecycle import CallBilling
+from mcp_platform.durable_tasks.destination import on_failed_event
+from mcp_platform.durable_tasks.memory import MemoryTaskStore
+from mcp_platform.durable_tasks.model import DEFAULT_TTL_MS
+from mcp_platform.protocol.mcp import CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META
 from mcp_router.settings import RouterSettings
+from mcp_router.task_calls import DEADLINE_MARGIN_S
 from mcp_router.task_methods import EXTENSION, RELATED_TASK_META
-from mcp_router.tasks import DEADLINE_MARGIN_S
 from tests.support.clock import Clock
 from tests.support.router import (
     FAILED,
@@ -33,7 +33,7 @@ from tests.support.router import (
 )
 
 if TYPE_CHECKING:
-    from mcp_platform.dispatch import ServiceReply
+    from mcp_platform.protocol.payloads import ServiceReply
 
 PRICE = 5
 
@@ -283,8 +283,8 @@ def test_the_on_failure_destination_fails_the_task_and_refunds_once(env: Env) ->
         "requestPayload": request.model_dump(mode="json"),
         "responsePayload": {"errorType": "Sandbox.Timedout", "errorMessage": "Task timed out"},
     }
-    assert on_failed_event(event, env.store, Calls(env.p.ledger)) == {"task_id": task_id, "failed": True}
-    assert on_failed_event(event, env.store, Calls(env.p.ledger)) == {"task_id": task_id, "failed": False}
+    assert on_failed_event(event, env.store, CallBilling(env.p.ledger)) == {"task_id": task_id, "failed": True}
+    assert on_failed_event(event, env.store, CallBilling(env.p.ledger)) == {"task_id": task_id, "failed": False}
     assert env.balance == 100
     polled = env.p.rpc("tasks/get", {"taskId": task_id})
     assert polled["status"] == "failed" and "Sandbox.Timedout" in polled["statusMessage"]
@@ -418,7 +418,7 @@ def test_modern_task_methods_check_the_mcp_name_header(env: Env) -> None:
 
 
 def test_the_payload_docs_say_how_to_run_a_tool_as_a_task(registry: Any) -> None:
-    from mcp_platform.docs import service_payload
+    from mcp_platform.catalogue.generated_docs import service_payload
 
     docs = service_payload(registry, "docs")
     assert "**Runs synchronously or as a task** (`execution.taskSupport: optional`)" in docs

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from mcp_platform.registry import load_registry
-from mcp_platform.tool_search import ToolIndex, query_terms, stem, summary, words
+from mcp_platform.catalogue.registry import load_registry
+from mcp_platform.catalogue.tool_search import ToolIndex, query_terms, stem, summary, words
 from mcp_router.tool_embedding import wordllama
 from tests.support.discovery_tasks import FRESH_TASKS, LATE_TASKS, accuracy, load_tasks
 

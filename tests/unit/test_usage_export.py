@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from mcp_platform.billing import dynamodb, ledger, memory
-from mcp_platform.jsonrpc import INVALID_PARAMS
+from mcp_platform.protocol.jsonrpc import INVALID_PARAMS
 from tests.support.dynamo import count_requests
 from tests.support.ledgers import ADAPTERS
 from tests.support.router import (

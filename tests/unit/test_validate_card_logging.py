@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from localdev import template
-from mcp_platform.observability import logger
+from mcp_platform.runtime.observability import logger
 from validate_service.app import app
 
 CARDS = ["4111111111111111", "4111 1111 1111 1112", "3782-822463-10005", "41111111x1111111"]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_platform.auth.signup import EmailTakenError, Invite, InviteRejectedError
 from mcp_platform.auth.store import Account, AccountExistsError, ApiKeyRecord
-from mcp_platform.dynamo import cancellation_reasons, transact
+from mcp_platform.storage.dynamo import cancellation_reasons, transact
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

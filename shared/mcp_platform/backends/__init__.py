@@ -10,7 +10,7 @@ Public API:
 * `provenance(response, record_url=None)` → `{source: {api, url, cached}, retrieved_at}`, the two fields
   every data result carries (schemas in `mcp_platform.contracts._data`).
 
-Failures are `ToolError`s from `mcp_platform.upstream`: `not_found` naming what was looked up,
+Failures are `ToolError`s from `mcp_platform.outbound.upstream`: `not_found` naming what was looked up,
 `upstream_unavailable` naming the backend. See /work/notes/backends-api.md for the guide.
 """
 
@@ -31,7 +31,7 @@ from mcp_platform.backends.client import (
 from mcp_platform.backends.limiter import PoliteLimiter
 
 if TYPE_CHECKING:
-    from mcp_platform.settings import BackendSettings
+    from mcp_platform.runtime.settings import BackendSettings
 
 __all__ = [
     "BACKENDS",
@@ -64,7 +64,7 @@ def provenance(response: BackendResponse, record_url: str | None = None) -> dict
 
 def describe(name: str, settings: BackendSettings) -> dict[str, Any]:
     """A configured backend as status tools report it, at the origin `settings` give it (no secret is read)."""
-    from mcp_platform.secrets import is_configured
+    from mcp_platform.storage.secrets import is_configured
 
     backend = BACKENDS[name]
     info: dict[str, Any] = {

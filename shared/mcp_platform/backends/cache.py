@@ -9,9 +9,9 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform.memory_cache import MemoryCache
-from mcp_platform.table_cache import TableCache
-from mcp_platform.table_cache import cache_key as _key
+from mcp_platform.runtime.memory_cache import MemoryCache
+from mcp_platform.storage.table_cache import TableCache
+from mcp_platform.storage.table_cache import cache_key as _key
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

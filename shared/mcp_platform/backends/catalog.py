@@ -14,8 +14,8 @@ import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from mcp_platform.errors import ToolError
-from mcp_platform.secrets import NOT_CONFIGURED
+from mcp_platform.protocol.errors import ToolError
+from mcp_platform.storage.secrets import NOT_CONFIGURED
 
 DAY = 86_400
 
@@ -52,7 +52,7 @@ class Backend:
         """The origin `configured` (empty: the default) without a trailing slash; refuses anything but http(s).
 
         `configured` is the calling function's setting. None reads the variable `env` from the process
-        environment: the search and LLM providers of `mcp_platform.provider_http` still do.
+        environment: the search and LLM providers of `mcp_platform.outbound.provider_http` still do.
         """
         value = ((os.environ.get(self.env) if configured is None else configured) or self.default_url).strip()
         value = value.rstrip("/")

@@ -3,7 +3,7 @@
 One call of `get` is: the response cache (memory, then DynamoDB) → the backend's polite rate
 limit → a GET within what is left of the call's deadline → retries of 429/503 that honour
 `Retry-After` when the wait still fits the deadline → the cache for the backend's TTL. Every
-failure leaves as a `ToolError` from `mcp_platform.upstream` (`not_found` naming what was looked
+failure leaves as a `ToolError` from `mcp_platform.outbound.upstream` (`not_found` naming what was looked
 up, `upstream_unavailable` naming the backend), so tools just let it through.
 """
 
@@ -17,13 +17,14 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from mcp_platform import json_text, upstream
 from mcp_platform.backends.cache import CachedAnswer, ResponseCache, cache_key
 from mcp_platform.backends.catalog import BACKENDS, Backend
 from mcp_platform.backends.limiter import PoliteLimiter
-from mcp_platform.observability import logger
-from mcp_platform.secrets import is_configured, secret_from_env
-from mcp_platform.settings import BackendSettings, SettingsError
+from mcp_platform.outbound import upstream
+from mcp_platform.protocol import json_text
+from mcp_platform.runtime.observability import logger
+from mcp_platform.runtime.settings import BackendSettings, SettingsError
+from mcp_platform.storage.secrets import is_configured, secret_from_env
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Mapping
@@ -128,7 +129,7 @@ class BackendClient:
         `what` names the thing looked up ("compound named 'x'"): a 404/410 then answers
         `not_found`. `accept` lists non-2xx statuses that are answers for this API (openFDA's 404
         "no matches"); they are returned and cached like 2xx. `deadline` is in wall-clock epoch
-        seconds, the clock of every deadline (`CallContext.deadline_epoch`); `ttl_s` overrides the
+        seconds, the clock of every deadline (`ServiceContext.deadline_epoch`); `ttl_s` overrides the
         backend's cache TTL (0: no cache).
         `hint` replaces "try again later" at the end of a failure's message (what else the caller can do).
         """

@@ -51,14 +51,14 @@ from mcp_platform.billing.lifecycle import (
     ChargeNotRecordedError,
     new_call_id,
 )
-from mcp_platform.observability import logger
+from mcp_platform.runtime.observability import logger
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
     from mypy_boto3_dynamodb import DynamoDBClient
 
-    from mcp_platform.settings import LedgerSettings
+    from mcp_platform.runtime.settings import LedgerSettings
 
 _MAX_STORED_RESULT = 350_000
 """DynamoDB items stop at 400 KB; a larger result is settled without being kept for replay."""
@@ -609,7 +609,7 @@ _STILL_RESERVED = "attempt = :attempt AND #s = :reserved"
 def build_ledger(settings: LedgerSettings, client: DynamoDBClient | None = None) -> DynamoLedger:
     """The one way a function gets its ledger: the billing tables of its settings, on the shared DynamoDB client."""
     if client is None:
-        from mcp_platform.aws import client as aws_client
+        from mcp_platform.storage.aws import client as aws_client
 
         client = aws_client("dynamodb")
     return DynamoLedger(

@@ -36,7 +36,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from mcp_platform.billing.ledger import IdempotencyKey, Ledger
-from mcp_platform.observability import logger
+from mcp_platform.runtime.observability import logger
 
 RECONCILE_REASON = "reconciled: no outcome by the call's deadline"
 STALE_REASON = "reconciled: a retry found the call past its deadline"
@@ -233,7 +233,7 @@ class Audit:
         return {**asdict(self), "consistent": self.consistent}
 
 
-class Calls:
+class CallBilling:
     """The settlement module: reserve, settle, refund and sweep over a `CallLedger`."""
 
     def __init__(

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from mcp_platform.registry import ToolInput, ToolSpec
+from mcp_platform.catalogue.registry import ToolInput, ToolSpec
 
 
 # A status tool takes no arguments. (A docstring would be published as the input schema's description.)

@@ -13,9 +13,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import StatusOutput
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
-from mcp_platform.schema import output_schema
+from mcp_platform.protocol.schema import output_schema
 
 NOT_MEDICAL_ADVICE = (
     "Reference information from public databases, not medical advice: ask a doctor or pharmacist "

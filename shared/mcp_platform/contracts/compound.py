@@ -12,10 +12,10 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, Field, model_validator
 
+from mcp_platform.catalogue.registry import ToolInput
 from mcp_platform.contracts._common import status_tool
 from mcp_platform.contracts._data import DataOutput, DataStatus, data_tool
-from mcp_platform.registry import ToolInput
-from mcp_platform.schema import output_schema
+from mcp_platform.protocol.schema import output_schema
 
 SERVICE = "compound"
 

@@ -6,9 +6,9 @@ import re
 
 from pydantic import Field, field_validator, model_validator
 
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import status_tool
 from mcp_platform.contracts.fetch import PublicUrl
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 
 _PAGES = re.compile(r"^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$")
 

@@ -13,10 +13,10 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from mcp_platform.catalogue.registry import ToolInput
 from mcp_platform.contracts._common import status_tool
 from mcp_platform.contracts._data import AdvisedOutput, DataStatus, data_tool
-from mcp_platform.registry import ToolInput
-from mcp_platform.schema import output_schema
+from mcp_platform.protocol.schema import output_schema
 
 SERVICE = "drug"
 _NAME = Field(min_length=2, max_length=200, description="Drug name, brand or generic, e.g. 'lipitor', 'atorvastatin'.")

@@ -15,10 +15,10 @@ from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator, model_validator
 
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import StatusInput, StatusOutput, status_tool
 from mcp_platform.contracts._staging import STAGED_OBJECT_SCHEMA, STAGING_ID
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
-from mcp_platform.schema import output_schema
+from mcp_platform.protocol.schema import output_schema
 
 SERVICE = "email"
 MAX_RECIPIENTS = 50

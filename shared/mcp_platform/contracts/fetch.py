@@ -6,8 +6,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import status_tool
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.web.addresses import public_url
 
 PublicUrl = Annotated[str, AfterValidator(public_url)]

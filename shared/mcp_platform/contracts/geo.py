@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, Field, StringConstraints, model_validator
 
+from mcp_platform.catalogue.registry import ToolInput, ToolSpec
 from mcp_platform.contracts._common import status_output_schema, status_tool
-from mcp_platform.registry import ToolInput, ToolSpec
 
 EntityType = Literal["country", "city", "place", "admin1", "admin2", "marine"]
 PlaceKind = Literal[

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from mcp_platform.registry import ToolInput, ToolSpec
+from mcp_platform.catalogue.registry import ToolInput, ToolSpec
 
 
 class PingInput(ToolInput):

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints
 
+from mcp_platform.catalogue.registry import ToolInput, ToolSpec
 from mcp_platform.contracts._common import status_output_schema, status_tool
 from mcp_platform.contracts._data import data_output_schema
-from mcp_platform.registry import ToolInput, ToolSpec
 
 MISSING_TABLE = "missing_table"
 """Error code: the deployment's database was built without a dump table this tool needs."""

@@ -7,9 +7,9 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from mcp_platform.binary import STAGED_OBJECT_SCHEMA, binary_input
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import status_output_schema, status_tool
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.protocol.binary import STAGED_OBJECT_SCHEMA, binary_input
 
 PDF_MAX_BYTES = 20 * 1024 * 1024
 MAX_MERGE_FILES = 20

@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
-from mcp_platform.schema import output_schema
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.protocol.schema import output_schema
 
 SERVICE = "promptguard"
 MAX_TEXT_CHARS = 100_000

@@ -17,11 +17,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from mcp_platform.binary import binary_input
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import StatusOutput, status_tool
 from mcp_platform.contracts._staging import STAGED_OBJECT_SCHEMA
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
-from mcp_platform.schema import output_schema
+from mcp_platform.protocol.binary import binary_input
+from mcp_platform.protocol.schema import output_schema
 
 SERVICE = "qr"
 DECODE_MAX_BYTES = 10 * 1024 * 1024

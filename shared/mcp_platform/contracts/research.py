@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 
 SEED_FILE = Path(__file__).with_name("research_seed_004.json")
 SCHEMA_VERSION = "2026-09-14"
@@ -29,7 +29,7 @@ LOOKUP_PRICE = DEPTH_PRICES["quick"]
 
 def live_price(credits: int) -> int:
     """`credits` when research runs live, else 0: recorded and sample answers are free, so nothing is reserved."""
-    from mcp_platform.provider_status import research_is_live  # environment only; loaded when a call is priced
+    from mcp_platform.outbound.provider_status import research_is_live  # environment only; loaded when a call is priced
 
     return credits if research_is_live() else 0
 

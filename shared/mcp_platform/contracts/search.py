@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, WithJsonSchema, field_validator, model_validator
 
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import status_tool
 from mcp_platform.contracts.fetch import PublicUrl
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
 
 _HOSTNAME = re.compile(r"^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?$")
 _LOCALE = re.compile(r"^[A-Za-z]{2}([-_][A-Za-z]{2,4})?$")

@@ -10,10 +10,10 @@ from typing import Annotated, Literal, Self
 
 from pydantic import AfterValidator, BaseModel, Field, WithJsonSchema, model_validator
 
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import StatusOutput, status_tool
 from mcp_platform.contracts._staging import STAGED_OBJECT_SCHEMA
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
-from mcp_platform.schema import output_schema
+from mcp_platform.protocol.schema import output_schema
 from mcp_platform.web.addresses import public_url
 
 SERVICE = "shot"

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from mcp_platform.binary import decode_base64
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import status_output_schema, status_tool
 from mcp_platform.contracts._staging import (
     DEFAULT_TTL_S,
@@ -16,7 +16,7 @@ from mcp_platform.contracts._staging import (
     STAGED_OBJECT_SCHEMA,
     STAGING_ID,
 )
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
+from mcp_platform.protocol.binary import decode_base64
 
 UPLOAD_MAX_BYTES = 4 * 1024 * 1024
 """Inline uploads: 4 MiB decoded keeps the base64 under Lambda's 6 MB invoke payload."""

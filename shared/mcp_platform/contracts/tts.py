@@ -14,10 +14,10 @@ from xml.etree import ElementTree
 
 from pydantic import BaseModel, Field, WithJsonSchema, field_validator, model_validator
 
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import StatusInput, StatusOutput, status_tool
 from mcp_platform.contracts._staging import STAGED_OBJECT_SCHEMA
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
-from mcp_platform.schema import output_schema
+from mcp_platform.protocol.schema import output_schema
 
 SERVICE = "tts"
 MAX_CHARACTERS = 100_000

@@ -11,10 +11,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from mcp_platform.binary import binary_input
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import StatusOutput, status_tool
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
-from mcp_platform.schema import output_schema
+from mcp_platform.protocol.binary import binary_input
+from mcp_platform.protocol.schema import output_schema
 
 SERVICE = "vision"
 MAX_IMAGE_BYTES = 5 * 1024 * 1024

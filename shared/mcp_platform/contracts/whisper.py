@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from mcp_platform.binary import binary_input
+from mcp_platform.catalogue.registry import Annotations, ToolInput, ToolSpec
 from mcp_platform.contracts._common import StatusInput, StatusOutput, status_tool
-from mcp_platform.registry import Annotations, ToolInput, ToolSpec
-from mcp_platform.schema import output_schema
+from mcp_platform.protocol.binary import binary_input
+from mcp_platform.protocol.schema import output_schema
 
 SERVICE = "whisper"
 MAX_MINUTES = 10

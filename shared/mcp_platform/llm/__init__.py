@@ -5,7 +5,7 @@
     >>> answer.text, answer.input_tokens, answer.output_tokens
     >>> llm.complete(system="Describe.", user="What is shown?", images=[Image(png_bytes, "image/png")])
 
-`complete` raises `ToolError` (`upstream_unavailable` from `mcp_platform.upstream`, naming the
+`complete` raises `ToolError` (`upstream_unavailable` from `mcp_platform.outbound.upstream`, naming the
 backend, or `provider_not_configured` naming the missing setting), so tools can let errors through.
 Gemini and OpenAI-compatible servers go through the shared backend client (deadline, retries of
 429/503 with Retry-After); Bedrock through boto3.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform.protocol.errors import ErrorCode, ToolError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

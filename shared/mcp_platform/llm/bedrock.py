@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from mcp_platform import upstream
-from mcp_platform.aws import configured_client
 from mcp_platform.llm.base import IMAGE_TYPES, Completion, Image
+from mcp_platform.outbound import upstream
+from mcp_platform.storage.aws import configured_client
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -28,7 +28,7 @@ class BedrockClient:
     botocore takes no per-request timeout, so a call's `timeout` picks a runtime client whose
     read timeout is that many whole seconds (at least 1) and which does not retry; the last
     `TIMED_CLIENTS` of them are kept. A call without a timeout uses the platform's default client
-    (`mcp_platform.aws.default_config()`).
+    (`mcp_platform.storage.aws.default_config()`).
     """
 
     def __init__(self, *, model_id: str, boto3_client: Any = None, endpoint_url: str | None = None) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform import upstream
 from mcp_platform.llm.base import BASE_URL_ENV, DEFAULT_BASE_URLS, DEFAULT_TIMEOUT, KEY_ENV, Completion, Image
-from mcp_platform.provider_http import deadline_in, keyed_client, provider_backend, request_json
+from mcp_platform.outbound import upstream
+from mcp_platform.outbound.provider_http import deadline_in, keyed_client, provider_backend, request_json
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

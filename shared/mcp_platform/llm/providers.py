@@ -10,7 +10,6 @@ import os
 from functools import lru_cache
 from typing import Any
 
-from mcp_platform.errors import ToolError
 from mcp_platform.llm.base import (
     BASE_URL_ENV,
     DEFAULT_BASE_URLS,
@@ -22,7 +21,8 @@ from mcp_platform.llm.base import (
     PROVIDERS,
     LlmClient,
 )
-from mcp_platform.secrets import NOT_CONFIGURED, is_configured, secret_from_env
+from mcp_platform.protocol.errors import ToolError
+from mcp_platform.storage.secrets import NOT_CONFIGURED, is_configured, secret_from_env
 
 # Older per-provider model settings, still honoured when LLM_MODEL is unset.
 _LEGACY_MODEL_ENV = {"gemini": "GEMINI_MODEL", "bedrock": "BEDROCK_MODEL_ID"}

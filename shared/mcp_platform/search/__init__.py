@@ -6,7 +6,7 @@ Shared by the search service (search_web, search_news) and research (its live se
     >>> found = provider.search("web", SearchQuery(q="budapest tram", num=5))
     >>> found["organic"][0]["link"]
 
-Needs httpx (the common layer lists it) and the key from SSM / Secrets Manager (`mcp_platform.secrets`).
+Needs httpx (the common layer lists it) and the key from SSM / Secrets Manager (`mcp_platform.storage.secrets`).
 """
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 from urllib.parse import urlsplit
 
-from mcp_platform.errors import ToolError
-from mcp_platform.provider_http import keyed_client, provider_backend, request_json
+from mcp_platform.outbound.provider_http import keyed_client, provider_backend, request_json
+from mcp_platform.protocol.errors import ToolError
 from mcp_platform.search.settings import (
     BASE_URL_ENV,
     DEFAULT_BASE_URLS,
@@ -29,7 +29,7 @@ from mcp_platform.search.settings import (
     base_url,
     provider_name,
 )
-from mcp_platform.secrets import NOT_CONFIGURED, MissingSettingError, secret_from_env
+from mcp_platform.storage.secrets import NOT_CONFIGURED, MissingSettingError, secret_from_env
 
 if TYPE_CHECKING:
     import httpx

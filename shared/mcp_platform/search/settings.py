@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from mcp_platform.secrets import is_configured
+from mcp_platform.storage.secrets import is_configured
 
 PROVIDER_ENV = "SEARCH_PROVIDER"
 KEY_ENV = "SEARCH_API_KEY_PARAMETER"

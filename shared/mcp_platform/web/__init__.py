@@ -12,7 +12,7 @@ Public API:
 * `WebErrorCode` — the error codes all of these raise (as `ToolError`).
 
 `check_url` and `download` need only httpx, which the common layer carries: any function may
-download through them (binary URL inputs in `mcp_platform.binary` do). `extract`, `fetch_page` and
+download through them (binary URL inputs in `mcp_platform.protocol.binary` do). `extract`, `fetch_page` and
 robots.txt need trafilatura and protego from the `web` layer (`layers/web/requirements.txt`):
 attach it to the functions that use those. Tests set `SSRF_ALLOW_LOOPBACK=1` to reach local servers.
 """

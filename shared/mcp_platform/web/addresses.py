@@ -17,7 +17,7 @@ import os
 import socket
 from urllib.parse import urlsplit
 
-from mcp_platform.errors import ToolError
+from mcp_platform.protocol.errors import ToolError
 from mcp_platform.web.errors import WebErrorCode
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 
 class WebErrorCode(StrEnum):
-    """Codes beyond `mcp_platform.errors.ErrorCode` that every URL-taking tool shares."""
+    """Codes beyond `mcp_platform.protocol.errors.ErrorCode` that every URL-taking tool shares."""
 
     URL_NOT_ALLOWED = "url_not_allowed"
     """The SSRF rules refuse the URL or the address it resolves to."""

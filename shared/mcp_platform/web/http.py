@@ -13,8 +13,8 @@ from functools import cache
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
-from mcp_platform import upstream
-from mcp_platform.errors import ToolError
+from mcp_platform.outbound import upstream
+from mcp_platform.protocol.errors import ToolError
 from mcp_platform.web.addresses import check_url
 from mcp_platform.web.errors import WebErrorCode
 from mcp_platform.web.transport import guarded_client

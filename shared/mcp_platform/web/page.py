@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from mcp_platform import json_text
-from mcp_platform.errors import ErrorCode, ToolError
+from mcp_platform.protocol import json_text
+from mcp_platform.protocol.errors import ErrorCode, ToolError
 from mcp_platform.web.errors import WebErrorCode
 from mcp_platform.web.extraction import extract
 from mcp_platform.web.http import FetchLimits, download

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from protego import Protego
 
-from mcp_platform.errors import ToolError
-from mcp_platform.memory_cache import MemoryCache
+from mcp_platform.protocol.errors import ToolError
+from mcp_platform.runtime.memory_cache import MemoryCache
 from mcp_platform.web.addresses import BlockedAddressError
 from mcp_platform.web.errors import WebErrorCode
 from mcp_platform.web.http import ROBOTS_TOKEN, FetchLimits, download

@@ -1,0 +1,12 @@
+"""research's settings: its template.yaml environment (and Globals), parsed once per container."""
+
+from __future__ import annotations
+
+from mcp_platform.runtime.settings import LlmSettings, SearchProviderSettings, TaskSettings, WebSettings, settings_of
+
+
+class Settings(WebSettings, SearchProviderSettings, LlmSettings, TaskSettings):
+    pass
+
+
+settings = settings_of(Settings)

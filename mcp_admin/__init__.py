@@ -1,0 +1,1 @@
+"""`mcp-admin`, the operator CLI: outside the layer every Lambda loads."""

@@ -1,0 +1,1 @@
+"""What is published about the tools: the registry, its generated artefact and documents, discovery."""

@@ -1,0 +1,1 @@
+"""Calling providers over HTTP: shared clients, their status, one mapping of their failures."""

@@ -1,0 +1,1 @@
+"""Storage adapters: AWS clients, DynamoDB helpers, staged files, shipped databases, secrets."""
