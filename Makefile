@@ -106,18 +106,26 @@ $(SAM_VENV)/.installed:
 	$(SAM_VENV)/bin/pip install -q aws-sam-cli==1.170.0
 	touch $@
 
+# `sam build` copies our sources and installs wheels without bytecode (`find .aws-sam/build -name '*.pyc'`
+# finds none), so every cold start in AWS would compile botocore, pydantic, Powertools and our own modules
+# from source: Lambda's /var/task and /opt are read-only, nothing is cached. Compile them here, with the
+# runtime's Python 3.13; checked-hash bytecode is used only while its source is unchanged (zip mtimes don't
+# matter). A file that does not compile (a package's test data) stays source, as it was.
+SAM_BUILD = $(SAM_VENV)/bin/sam build --parallel $(1) && \
+	{ $(PYTHON) -m compileall -q -j 0 --invalidation-mode checked-hash .aws-sam/build >/dev/null || true; }
+
 # `sam local start-api` → router container → `sam local start-lambda` → service containers, on a
 # Docker engine from Debian with a locally built stand-in of the python3.13 base image (docs/self-hosting.md, "sam local").
 # Same PORT / DEV_API_KEY / DEV_CREDITS / LOCAL_AWS_PORT as `make dev`; LAMBDA_PORT (3001) for start-lambda.
 sam-local: $(VENV)/.installed $(SAM_VENV)/.installed $(CATALOGUE)
 	scripts/sam_local/engine.sh
-	$(SAM_VENV)/bin/sam build --cached --parallel
+	$(call SAM_BUILD,--cached)
 	image=$$(scripts/sam_local/invoke_image.sh) && SAM=$(SAM_VENV)/bin/sam INVOKE_IMAGE=$$image $(PY) -m localdev.sam_local
 
 # The same path driven by the official mcp client (CI runs it; `make test` leaves it out for speed).
 test-sam-local: $(VENV)/.installed $(SAM_VENV)/.installed $(CATALOGUE)
 	scripts/sam_local/engine.sh
-	$(SAM_VENV)/bin/sam build --cached --parallel
+	$(call SAM_BUILD,--cached)
 	image=$$(scripts/sam_local/invoke_image.sh) && SAM=$(SAM_VENV)/bin/sam INVOKE_IMAGE=$$image $(PY) -m pytest -m sam_local $(PYTEST_ARGS)
 
 # MCP Inspector 2.x needs Node >= 22.19 (on an older Node, npx silently picks Inspector 0.15, which
@@ -136,7 +144,7 @@ lint: $(SAM_VENV)/.installed
 	$(SAM_VENV)/bin/sam validate --lint
 
 build: $(SAM_VENV)/.installed $(CATALOGUE)
-	$(SAM_VENV)/bin/sam build --parallel
+	$(call SAM_BUILD)
 
 # wrk drives bench/router.py's load (Debian's package).
 WRK := /usr/bin/wrk
