@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from mcp_platform.protocol.errors import ToolError
 from mcp_platform.protocol.schema import output_schema
-from mcp_platform.runtime.service import ServiceApp, ServiceContext, ToolOutput
+from mcp_platform.runtime.service import ServiceApp, ServiceContext, ToolOutput, lazy
 from tests.support.router import FakeInput, fake_registry, fake_spec
 
 REGISTRY = fake_registry(fake_spec("fake_a"), fake_spec("fake_b"), with_hello=False)
@@ -217,3 +217,13 @@ def test_the_deadline_the_router_sets_is_the_instant_the_service_sees() -> None:
     assert sent.deadline_epoch is not None
     assert seen[0].deadline_epoch == sent.deadline_epoch, "the service's own time (15 minutes) ends later"
     assert before + 6 < sent.deadline_epoch <= time.time() + 7  # the router's 10 s, less settling and the reply
+
+
+def test_a_lazy_tool_is_imported_on_its_first_call_not_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.delitem(sys.modules, "fractions", raising=False)
+    half = lazy("fractions:Fraction")
+    assert "fractions" not in sys.modules
+    assert str(half(1, 2)) == "1/2"  # (arguments, ctx) pass through to the function
+    assert "fractions" in sys.modules

@@ -11,6 +11,8 @@ Lambda runtime, so the router never sees a traceback.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -58,6 +60,25 @@ class ToolOutput:
 
 
 Implementation = Callable[[Any, ServiceContext], "dict[str, Any] | BaseModel | ToolOutput"]
+
+
+def lazy(target: str) -> Implementation:
+    """The tool function `"package.module:function"`, imported on the tool's first call.
+
+    For a service whose tools each need a heavy library (dnspython, jsonschema, schwifty, ...): its cold
+    start loads none of them, and a container loads only those of the tools it is asked for.
+    """
+    module, _, name = target.partition(":")
+
+    @functools.cache
+    def resolve() -> Implementation:
+        function: Implementation = getattr(importlib.import_module(module), name)
+        return function
+
+    def call(arguments: Any, ctx: ServiceContext) -> dict[str, Any] | BaseModel | ToolOutput:
+        return resolve()(arguments, ctx)
+
+    return call
 
 
 class ServiceApp:
