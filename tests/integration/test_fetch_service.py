@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from fetch_service.app import app
 from mcp_platform.web.extraction import extractor_version
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def call(tool: str, **arguments: Any) -> dict[str, Any]:
@@ -79,3 +82,13 @@ def test_fetch_status(validate_output: Any) -> None:
     assert out["limits"]["max_bytes"] == 10 * 1024 * 1024 and out["limits"]["max_redirects"] == 5
     assert out["user_agent"].startswith("McpPlatformFetch/1.0 (+https://")
     assert out["extractor_version"] == extractor_version()
+
+
+def test_the_limits_come_from_the_function_settings(
+    monkeypatch: pytest.MonkeyPatch, reload_settings: Callable[[], None]
+) -> None:
+    monkeypatch.setenv("WEB_MAX_BYTES", "4096")
+    monkeypatch.setenv("WEB_TOTAL_TIMEOUT", "7.5")
+    reload_settings()
+    limits = call("fetch_status")["limits"]
+    assert (limits["max_bytes"], limits["total_timeout_s"], limits["connect_timeout_s"]) == (4096, 7.5, 5.0)

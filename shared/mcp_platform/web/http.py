@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
     import httpx
 
+    from mcp_platform.runtime.settings import WebSettings
+
 CONTACT_URL_ENV = "WEB_CONTACT_URL"
 """Where site owners learn about our crawler; named in the user agent."""
 DEFAULT_CONTACT_URL = "https://mcp.glc-rag.hu/guide/fetch"
@@ -47,12 +49,12 @@ class FetchLimits:
     max_redirects: int = 5
 
     @classmethod
-    def from_env(cls) -> FetchLimits:
-        """Limits from `WEB_MAX_BYTES`, `WEB_CONNECT_TIMEOUT`, `WEB_TOTAL_TIMEOUT` (defaults above)."""
+    def of(cls, settings: WebSettings) -> FetchLimits:
+        """The function's limits (`WEB_MAX_BYTES`, `WEB_CONNECT_TIMEOUT`, `WEB_TOTAL_TIMEOUT`; defaults above)."""
         return cls(
-            max_bytes=int(os.environ.get("WEB_MAX_BYTES") or cls.max_bytes),
-            connect_timeout=float(os.environ.get("WEB_CONNECT_TIMEOUT") or cls.connect_timeout),
-            total_timeout=float(os.environ.get("WEB_TOTAL_TIMEOUT") or cls.total_timeout),
+            max_bytes=settings.web_max_bytes or cls.max_bytes,
+            connect_timeout=settings.web_connect_timeout or cls.connect_timeout,
+            total_timeout=settings.web_total_timeout or cls.total_timeout,
         )
 
     def within(self, seconds: float) -> FetchLimits:

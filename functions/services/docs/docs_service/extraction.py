@@ -32,7 +32,7 @@ def _load(arguments: DocsExtractInput, ctx: ServiceContext) -> tuple[bytes, str]
     if arguments.staging_id:
         obj, data = staging_store.default_store().read(ctx.account_id, arguments.staging_id, max_bytes())
         return data, obj.media_type
-    limits = FetchLimits.from_env().within(ctx.seconds_left() - 5.0)
+    limits = FetchLimits.of(settings()).within(ctx.seconds_left() - 5.0)
     got = download(
         str(arguments.url),
         limits=FetchLimits(max_bytes(), limits.connect_timeout, limits.total_timeout),

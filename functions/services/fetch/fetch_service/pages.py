@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fetch_service.settings import settings
 from mcp_platform.web import EXTRACTOR, FetchLimits, extractor_version, fetch_page, paginate, user_agent
 
 if TYPE_CHECKING:
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 def fetch(arguments: FetchInput, ctx: ServiceContext) -> dict[str, Any]:
     """The page's main content as markdown (or raw), windowed by start_index/max_length."""
-    limits = FetchLimits.from_env().within(ctx.seconds_left() - 2.0)
+    limits = FetchLimits.of(settings()).within(ctx.seconds_left() - 2.0)
     page = fetch_page(arguments.url, raw=arguments.raw, limits=limits)
     window = paginate(page.content, start_index=arguments.start_index, max_length=arguments.max_length)
     return {
@@ -30,7 +31,7 @@ def fetch(arguments: FetchInput, ctx: ServiceContext) -> dict[str, Any]:
 
 def fetch_status(_arguments: StatusInput, _ctx: ServiceContext) -> dict[str, Any]:
     """Health and limits; no network call."""
-    limits = FetchLimits.from_env()
+    limits = FetchLimits.of(settings())
     return {
         "ok": True,
         "limits": {

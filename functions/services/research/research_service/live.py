@@ -28,6 +28,7 @@ from research_service.ports import (
     SearchHit,
     UpstreamError,
 )
+from research_service.settings import settings
 
 _BLOCKED = frozenset({WebErrorCode.ROBOTS_DISALLOWED, WebErrorCode.URL_NOT_ALLOWED})
 
@@ -58,7 +59,7 @@ class GuardedFetcher:
 
     def fetch(self, url: str, timeout: float) -> Page:
         try:
-            page = fetch_page(url, limits=FetchLimits.from_env().within(timeout))
+            page = fetch_page(url, limits=FetchLimits.of(settings()).within(timeout))
         except ToolError as exc:
             if exc.code in _BLOCKED:
                 raise FetchBlockedError(exc.message) from None

@@ -37,7 +37,7 @@ def _page(url: str, raw: bool, ctx: ServiceContext) -> tuple[dict[str, Any], boo
     key = cache_key("page", url, raw)
     if hit := store().get(key):
         return hit, True
-    page = asdict(fetch_page(url, raw=raw, limits=FetchLimits.from_env().within(ctx.seconds_left() - 3.0)))
+    page = asdict(fetch_page(url, raw=raw, limits=FetchLimits.of(settings()).within(ctx.seconds_left() - 3.0)))
     store().put(key, page, page_ttl())
     return page, False
 
