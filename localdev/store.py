@@ -10,7 +10,7 @@ from typing import Any
 
 from botocore.client import BaseClient
 
-from localdev import template
+from localdev import moto_expressions, template
 from mcp_platform.storage import aws
 
 
@@ -94,6 +94,7 @@ def moto_as_dynamodb() -> None:
     """Give moto, in this process, the guarantees and the cost profile of DynamoDB that the platform relies on."""
     _serialize_aws_requests()
     _snapshot_transactions()
+    moto_expressions.at_dynamodb_cost()
 
 
 def _serialize_aws_requests() -> None:
