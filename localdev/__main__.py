@@ -5,7 +5,7 @@ tables and buckets, a dev account with every service approved is seeded, and
 the router serves `http://127.0.0.1:$PORT/mcp` with every service in-process.
 
 Environment: PORT (3000), LOCAL_AWS_PORT (4566), DEV_API_KEY (generated if
-unset), DEV_CREDITS (1000000), DEV_RATE_LIMIT_PER_MINUTE (12000: the dev account's own limit;
+unset), DEV_CREDITS (1000000), DEV_RATE_LIMIT_PER_MINUTE (60000: the dev account's own limit;
 others have RATE_LIMIT_PER_MINUTE, the template's 120), and any
 variable the template sets, which the shell may override. `--router-only` serves one more router
 instance over the store of a running `make dev` (LOCAL_AWS_PORT), on PORT.

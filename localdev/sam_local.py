@@ -253,8 +253,6 @@ def main() -> int:
     except LocalSettingError as exc:
         print(f"make sam-local: {exc}", file=sys.stderr)
         return 2
-    from moto.server import ThreadedMotoServer
-
     # Taken before the store adds its in-process defaults: `sam local` lets the shell override template values.
     env = {
         **os.environ,
@@ -264,18 +262,12 @@ def main() -> int:
     }
     env.pop("AWS_PROFILE", None)
     try:
-        platform.start_store()
-        # Same process, same moto backends: containers see the state the host sees.
-        bridge_store = ThreadedMotoServer(ip_address=sam.bridge_ip, port=platform.aws_port, verbose=False)
-        bridge_store.start()
+        platform.start_store(also_on=(sam.bridge_ip,))  # the containers reach the same store on the bridge
         key = platform.seed()
     except OSError as exc:
         print(f"make sam-local: cannot start the local store on port {platform.aws_port}: {exc}", file=sys.stderr)
         return 1
-    try:
-        return serve(sam, platform, key, env)
-    finally:
-        bridge_store.stop()
+    return serve(sam, platform, key, env)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import os
 import threading
 from types import SimpleNamespace
 from typing import Any
@@ -54,40 +53,6 @@ def create_tables(client: Any = None) -> list[str]:
             ddb.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
         created.append(name)
     return created
-
-
-def dynamodb_in_process(endpoint: str) -> None:
-    """Answer this process's DynamoDB requests to `endpoint` from the moto backend in memory, not over HTTP.
-
-    The moto server in this process and its HTTP endpoint stay for everything else (S3 and its
-    presigned URLs, SES, other processes: `mcp-admin --local`, `--router-only`, `make sam-local`'s
-    containers); they all share the same backend. The requests are still botocore's, serialised and
-    parsed as over the wire (moto's own in-process stubber answers them, as under `mock_aws`): only
-    the socket, the HTTP server thread and the hop between them go, which were most of a billed
-    call's cost in `make dev`. Clients made afterwards from the shared session (`mcp_platform.storage.aws`)
-    get it; local use only.
-    """
-    from botocore.awsrequest import AWSResponse
-    from moto.core.botocore_stubber import MockRawResponse
-    from moto.core.exceptions import HTTPException
-    from moto.dynamodb.responses import DynamoHandler
-
-    prefix = endpoint.rstrip("/") + "/"
-
-    def answer(request: Any, **kwargs: Any) -> AWSResponse | None:
-        if not request.url.startswith(prefix):
-            return None
-        url = f"https://dynamodb.{os.environ['AWS_DEFAULT_REGION']}.amazonaws.com/"
-        for name, value in request.headers.items():  # moto reads them as text
-            if isinstance(value, bytes):
-                request.headers[name] = value.decode()
-        try:  # what moto's own stubber does under mock_aws, without matching the URL against every service
-            status, reply_headers, body = DynamoHandler.dispatch(request, url, request.headers)
-        except HTTPException as exc:
-            status, reply_headers, body = exc.code, exc.get_headers(), exc.get_body()
-        return AWSResponse(url, status, reply_headers, MockRawResponse(body))  # type: ignore[arg-type]
-
-    aws.session().register("before-send.dynamodb", answer)
 
 
 def moto_as_dynamodb() -> None:

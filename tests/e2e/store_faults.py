@@ -37,10 +37,6 @@ class StoreFaults:
     def __init__(self, store_port: int) -> None:
         self.rule: Rule = lambda _operation, _body: None
         self.injected: list[tuple[str, str]] = []
-        # localdev makes each AWS request atomic for its own process only (store.moto_as_dynamodb); moto's
-        # server runs requests from another process at once, and concurrent debits would lose updates. One
-        # request at a time through the proxy gives this router DynamoDB's per-request atomicity too.
-        atomic = threading.Lock()
         faults = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -69,12 +65,13 @@ class StoreFaults:
 
             def _forward(self, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_BY_HOP}
-                with atomic:
-                    store = http.client.HTTPConnection("127.0.0.1", store_port, timeout=60)
-                    store.request(self.command, self.path, body=body, headers=headers)
-                    reply = store.getresponse()
-                    payload = reply.read()
-                    store.close()
+                # The store runs one DynamoDB request at a time, whichever endpoint it came through
+                # (localdev.store_process): this router gets DynamoDB's per-request atomicity too.
+                store = http.client.HTTPConnection("127.0.0.1", store_port, timeout=60)
+                store.request(self.command, self.path, body=body, headers=headers)
+                reply = store.getresponse()
+                payload = reply.read()
+                store.close()
                 return reply.status, reply.getheaders(), payload
 
             def _body(self) -> bytes:
