@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import functools
 import pickle
+from collections import deque
 from typing import Any
 
 from moto.core import responses, utils
+from moto.dynamodb.comparisons import ConditionExpressionParser
 from moto.dynamodb.parsing import validators
 from moto.dynamodb.parsing.ast_nodes import DepthFirstTraverser, Expression, Node, UpdateExpressionFunction
 from moto.dynamodb.parsing.expressions import UpdateExpressionParser
@@ -26,6 +28,8 @@ def at_dynamodb_cost() -> None:
 
     - each UpdateExpression is parsed once per text (moto parsed it twice per request); the
       validator still gets its own copy of the tree to rewrite;
+    - each condition expression is split into tokens once per text (the tokens are immutable; the
+      parse that follows, which reads the names and values, still runs per request);
     - that copy is a pickle round trip, which rebuilds the same tree of plain objects several
       times faster than `copy.deepcopy` walks it;
     - the traversals and `find_clauses` ask each class test once (`_traverse`, `_find_clauses`);
@@ -40,6 +44,13 @@ def at_dynamodb_cost() -> None:
         return parse(expression)
 
     make._cached = True  # type: ignore[attr-defined]
+    lex = ConditionExpressionParser._lex_condition_expression
+
+    @functools.lru_cache(maxsize=512)
+    def tokens(expression: str) -> tuple[Any, ...]:
+        return tuple(lex(ConditionExpressionParser(expression, None, None)))
+
+    ConditionExpressionParser._lex_condition_expression = lambda self: deque(tokens(self.condition_expression))  # type: ignore[method-assign]
     DepthFirstTraverser.traverse_node_recursively = _traverse  # type: ignore[method-assign]
     Node.find_clauses = _find_clauses  # type: ignore[method-assign]
     UpdateExpressionParser.make = staticmethod(make)  # type: ignore[method-assign,assignment]
