@@ -172,6 +172,7 @@ def dynamodb_through(channel: Channel, endpoint: str) -> None:
     keeps one connection. A second call for the same endpoint changes nothing. Local use only.
     """
     from botocore.awsrequest import AWSResponse
+    from botocore.exceptions import ConnectionClosedError, EndpointConnectionError
     from moto.core.botocore_stubber import MockRawResponse
 
     prefix = endpoint.rstrip("/") + "/"
@@ -180,15 +181,25 @@ def dynamodb_through(channel: Channel, endpoint: str) -> None:
     def answer(request: Any, **kwargs: Any) -> AWSResponse | None:
         if not request.url.startswith(prefix):
             return None
-        connection = getattr(connections, "connection", None)
-        if connection is None:
-            connection = connections.connection = Client(channel.address, family="AF_UNIX", authkey=channel.authkey)
         headers = [
             (name, value.decode() if isinstance(value, bytes) else value) for name, value in request.headers.items()
         ]
         body = request.body.encode() if isinstance(request.body, str) else request.body or b""
-        connection.send((request.method, request.url, headers, body))
-        status, reply_headers, reply_body = connection.recv()
+        connection = getattr(connections, "connection", None)
+        try:
+            if connection is None:
+                connection = connections.connection = Client(channel.address, "AF_UNIX", authkey=channel.authkey)
+        except OSError as exc:  # as over HTTP: botocore retries it, then the caller sees the store is down
+            raise EndpointConnectionError(endpoint_url=endpoint) from exc
+        try:
+            connection.send((request.method, request.url, headers, body))
+            reply = connection.recv()
+        except (OSError, EOFError):
+            reply = None
+        if reply is None:  # the answer is lost, as a dropped HTTP connection loses it
+            connections.connection = None
+            raise ConnectionClosedError(endpoint_url=endpoint)
+        status, reply_headers, reply_body = reply
         return AWSResponse(request.url, status, reply_headers, MockRawResponse(reply_body))  # type: ignore[arg-type]
 
     # botocore calls every before-send handler and sends what each answers: one handler per endpoint, ever.

@@ -150,3 +150,23 @@ def test_the_store_ends_with_the_process_that_started_it() -> None:
         time.sleep(0.2)
     os.kill(child, 9)
     pytest.fail("the store outlived the process that started it")
+
+
+def test_a_store_that_is_gone_is_a_connection_error_for_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As over HTTP: botocore retries the lost request, then raises its own error (the router answers it)."""
+    from botocore.exceptions import ConnectionClosedError, EndpointConnectionError
+
+    from localdev.store_process import StoreProcess
+
+    for name, value in {"AWS_DEFAULT_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "local"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "local")
+    store = StoreProcess(_free_port())
+    store.start()
+    ddb = _through_channel(store)
+    _table(ddb, "Gone")
+    os.kill(store.pid, 9)
+    while _running(store.pid):
+        time.sleep(0.05)
+    with pytest.raises((ConnectionClosedError, EndpointConnectionError)):
+        ddb.get_item(TableName="Gone", Key={"k": {"S": "a"}})
