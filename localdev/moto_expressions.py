@@ -1,10 +1,12 @@
-"""moto's DynamoDB update-expression engine at DynamoDB's cost: what `make dev`'s store patches, and why.
+"""moto's DynamoDB expression engine at DynamoDB's cost: what `make dev`'s store patches, and why.
 
 Every billed call sends the same five update expressions; moto parsed each from its text, deep-copied
-the tree, and ran ten validation passes over it whose class tests go through `ABCMeta` in Python. That
-was over half of the store's CPU in `bench/local_default.py`. The patches keep moto's behaviour (its
-parser, validators and executor still run, on the same trees) and drop only repeated work. The whole
-test suite runs on them (`tests/conftest.py`'s `aws` fixture), as `make dev` does. Local and test use only.
+the tree, ran ten validation passes over it whose class tests go through `ABCMeta` in Python, and
+lexed every condition expression again. That was over half of the store's CPU in
+`bench/local_default.py`. The patches keep moto's behaviour (its parser, validators and executor still
+run, on the same trees) and drop only repeated work: `tests/integration/test_moto_expressions.py`
+compares answers with and without them, and the whole test suite runs on them (`tests/conftest.py`'s
+`aws` fixture), as `make dev` does. Local and test use only.
 """
 
 from __future__ import annotations
@@ -28,10 +30,10 @@ def at_dynamodb_cost() -> None:
 
     - each UpdateExpression is parsed once per text (moto parsed it twice per request); the
       validator still gets its own copy of the tree to rewrite;
-    - each condition expression is split into tokens once per text (the tokens are immutable; the
-      parse that follows, which reads the names and values, still runs per request);
     - that copy is a pickle round trip, which rebuilds the same tree of plain objects several
       times faster than `copy.deepcopy` walks it;
+    - each condition expression is split into tokens once per text (the tokens are immutable; the
+      parse that follows, which reads the names and values, still runs per request);
     - the traversals and `find_clauses` ask each class test once (`_traverse`, `_find_clauses`);
     - the handler's method names are listed once per class, not through `inspect` per request.
     """
