@@ -54,3 +54,6 @@ def promptguard_check(args: CheckInput, ctx: ServiceContext) -> dict[str, Any]:
         thresholds=verdict.thresholds,
         engine_version=engine.engine_version(),
     ).model_dump(mode="json", exclude_none=True)
+
+
+engine.warm()  # with this module, on the service's first check (app.py imports it then): all of it at once

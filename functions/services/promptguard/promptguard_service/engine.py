@@ -64,8 +64,8 @@ def engine_version() -> str:
 
 
 def warm() -> None:
-    """Load the models, the calibration and the word lists at start-up (a Lambda's init phase), so that no
-    caller's check pays for them: the first check in a process took ~0.25 s more than the next."""
+    """Load the models, the calibration and the word lists in one go, before the first text is scanned, rather
+    than part-way through whichever check first needs each of them."""
     load_models()
     calib.load_calibration()
     preload()

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
 from mcp_platform.storage import aws
@@ -38,6 +37,8 @@ def configured() -> bool:
 
 @cache
 def _client() -> Any:
+    from botocore.config import Config  # botocore's client machinery: only where a guardrail is configured
+
     config = Config(connect_timeout=1, read_timeout=2, retries={"total_max_attempts": 1})
     return aws.configured_client("bedrock-runtime", config)
 
