@@ -7,7 +7,6 @@ tool names, codes and timings only.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -16,10 +15,12 @@ from typing import Any, cast
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.logging.lambda_context import build_lambda_context_model
 
+from mcp_platform.runtime.settings import powertools_switch
+
 logger = Logger()
 metrics = Metrics(namespace="McpPlatform")
 
-_TRACING = os.environ.get("POWERTOOLS_TRACE_DISABLED", "").lower() not in ("1", "true")
+_TRACING = not powertools_switch("POWERTOOLS_TRACE_DISABLED")
 
 
 @cache

@@ -178,3 +178,12 @@ def settings_of[S: FunctionSettings](model: type[S]) -> functools._lru_cache_wra
     call `settings.cache_clear()` after changing the environment.
     """
     return functools.cache(model.from_env)
+
+
+def powertools_switch(name: str) -> bool:
+    """Whether the Powertools switch `name` (`POWERTOOLS_TRACE_DISABLED`, `..._METRICS_DISABLED`) is on.
+
+    These are process-wide and Powertools reads them itself; the platform reads them here, once
+    at import, only to skip the wrappers and buffers Powertools would still run when disabled.
+    """
+    return os.environ.get(name, "").lower() in ("1", "true")

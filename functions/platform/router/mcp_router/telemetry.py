@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import threading
 
 from aws_lambda_powertools.metrics import MetricUnit
 
 from mcp_platform.runtime.observability import metrics
+from mcp_platform.runtime.settings import powertools_switch
 
 _lock = threading.Lock()
 """Powertools keeps metric state per process; one flush per call keeps dimensions from mixing."""
-_DISABLED = os.environ.get("POWERTOOLS_METRICS_DISABLED", "").lower() in ("1", "true")
+_DISABLED = powertools_switch("POWERTOOLS_METRICS_DISABLED")
 """Checked once: with metrics disabled Powertools still buffers every value, so skip it entirely."""
 
 

@@ -1,0 +1,83 @@
+"""Each function reads its environment in one place: its settings modules.
+
+Every module under `shared/` and `functions/` is parsed (`ast`, nothing is imported) and
+any read of the process environment outside the allow-list fails: `os.environ`,
+`os.getenv`, `from os import environ`/`getenv`. Values reach the code that needs them
+from the function's settings model, as a constructor argument or a parameter.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = (ROOT / "shared", ROOT / "functions")
+ENV_NAMES = frozenset({"environ", "getenv", "environb", "getenvb"})
+
+ALLOWED = {
+    "shared/mcp_platform/runtime/settings.py": "the shared settings models and `settings_of`",
+}
+"""Modules besides each function's own `settings.py` that may read the environment, each with its reason."""
+
+NOT_YET_MOVED = frozenset(
+    {
+        "functions/platform/auth/mcp_auth/wiring.py",
+        "functions/platform/router/mcp_router/invoker.py",
+        "functions/platform/router/mcp_router/wiring.py",
+        "shared/mcp_platform/backends/catalog.py",
+        "shared/mcp_platform/llm/providers.py",
+        "shared/mcp_platform/outbound/provider_status.py",
+        "shared/mcp_platform/storage/secrets.py",
+        "shared/mcp_platform/storage/staging_store.py",
+        "shared/mcp_platform/web/addresses.py",
+        "shared/mcp_platform/web/http.py",
+    }
+)
+"""Debt, not permission (issue 35 sec. 1): modules that still read the environment. Move each value
+into the function's settings model, pass it in, and drop the module here; the list only shrinks."""
+
+
+def _modules() -> list[Path]:
+    return sorted(
+        p for root in SOURCES for p in root.rglob("*.py") if not any(part.startswith(".") for part in p.parts)
+    )
+
+
+def _reads(tree: ast.AST) -> list[int]:
+    """Line numbers where the module touches `os.environ`/`os.getenv` or imports them from `os`."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ENV_NAMES and isinstance(node.value, ast.Name):
+            if node.value.id == "os":
+                lines.append(node.lineno)
+        elif isinstance(node, ast.ImportFrom) and node.module == "os":
+            if any(alias.name in ENV_NAMES for alias in node.names):
+                lines.append(node.lineno)
+    return lines
+
+
+def _allowed(path: Path) -> bool:
+    relative = path.relative_to(ROOT).as_posix()
+    return path.name == "settings.py" or relative in ALLOWED or relative in NOT_YET_MOVED
+
+
+def test_the_check_sees_an_environment_read() -> None:
+    source = "import os\nfrom os import getenv\nX = os.environ.get('A')\n"
+    assert _reads(ast.parse(source)) == [2, 3]
+
+
+def test_only_settings_modules_read_the_environment() -> None:
+    offenders = [
+        f"{p.relative_to(ROOT).as_posix()}:{line}"
+        for p in _modules()
+        if not _allowed(p)
+        for line in _reads(ast.parse(p.read_text(), filename=str(p)))
+    ]
+    assert not offenders, "read the environment outside a settings module:\n" + "\n".join(offenders)
+
+
+def test_the_allow_lists_name_modules_that_read_the_environment() -> None:
+    """A moved module leaves `NOT_YET_MOVED`; a removed one leaves both lists."""
+    stale = [r for r in (*ALLOWED, *NOT_YET_MOVED) if not _reads(ast.parse((ROOT / r).read_text()))]
+    assert not stale, f"no longer read the environment, drop them from the lists: {stale}"
