@@ -361,6 +361,10 @@ _WITHOUT_LIMITS_I18N = (
 """Without rules or limits, the negation before the noun or, in Japanese, Korean and Turkish, after it. The gap
 is counted in characters: as "two words", in Chinese (no spaces) every split of a run was tried, and 500
 characters of "没有规则" took 7.5 s."""
+_REPEAT_SPACED = ("de", "es", "pt", "fr", "it", "ru", "tr", "id", "nl", "pl", "sv", "el", "ro", "tl")
+"""The languages `repeat_above_i18n` reads with `\\b` (Spanish "repetir" is Portuguese too)."""
+_CJK = ("ja", "zh", "ko")
+"""Chinese, Japanese and Korean: what is above named first, the verb last."""
 _AI_OR_ANSWER_I18N = words("ai", _EVERY_LANGUAGE) + rf"|\b(?:{words('answer', SPACED)})\b|" + words("answer", UNSPACED)
 """An AI (the persona a jailbreak defines; "AI" also right after Chinese or Japanese) or an order to answer,
 in the same languages. German "KI" only after an article: Turkish "ki" is "that"."""
@@ -828,19 +832,12 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         # attacks arrive in (English is `prompt_leak`'s): an order to repeat, with "above" and "verbatim" in
         # the same sentence, whatever their order. "Repite la frase palabra por palabra" (a language lesson)
         # names nothing above it. Each condition is a lookahead from the verb: the gaps are crossed once each.
-        r"\b(?:wiederhole|wiederholen sie|repite|repita|repetir|répète|répétez|répéter|ripeti|ripetere|повтори\w{0,3}|"
-        r"tekrarla\w{0,4}|ulangi|herhaal|powtórz|upprepa|επανάλαβε|repetă|ulitin)\b"
-        r"(?=[^.\n]{0,100}?(?:\b(?:oben|oberhalb|darüber|davor|vorherige\w?|arriba|anterior\w?|previo|ci-dessus|"
-        r"au-dessus|plus haut|précédent\w?|sopra|precedente|acima|выше|предыдущ\w{1,4}|yukarıdaki|önceki|di atas|"
-        r"sebelumnya|hierboven|vorige|powyżej|poprzedni\w?|ovan|ovanför|föregående|παραπάνω|προηγούμεν\w{1,3}|"
-        r"de mai sus|sa itaas)\b))"
-        r"(?=[^.\n]{0,100}?(?:wörtlich|wortwörtlich|wort für wort|palabra por palabra|mot pour mot|mot à mot|"
-        r"parola per parola|palavra por palavra|дословно|слово в слово|kelimesi kelimesine|kata demi kata|"
-        r"kata per kata|woord voor woord|słowo w słowo|ordagrant|ord för ord|λέξη προς λέξη|cuvânt cu cuvânt|"
-        r"salita por salita))"
+        rf"\b(?:{words('repeat', _REPEAT_SPACED)})\b"
+        rf"(?=[^.\n]{{0,100}}?(?:\b(?:{words('above', _REPEAT_SPACED)})\b))"
+        rf"(?=[^.\n]{{0,100}}?(?:{words('verbatim', _REPEAT_SPACED)}))"
         # Chinese, Japanese and Korean name what is above first and the verb last.
-        r"|(?:上記|上の|以上の|上面|以上|上述|前面|위의|위 내용|위에)"
-        r"(?=[^。\n]{0,30}?(?:一字一句|そのまま|逐字|一字不差|原封不动|그대로))(?=[^。\n]{0,40}?(?:繰り返|重复|复述|반복))",
+        rf"|(?:{words('above', _CJK)})"
+        rf"(?=[^。\n]{{0,30}}?(?:{words('verbatim', _CJK)}))(?=[^。\n]{{0,40}}?(?:{words('repeat', _CJK)}))",
     ),
     _rule(
         "limits_off_i18n",

@@ -51,10 +51,19 @@ class Language:
     """"How": a question how to handle a password (not a leak)."""
     handling: tuple[str, ...] = ()
     """Resetting, changing, forgetting or keeping a password safe (not a leak)."""
+    repeat: tuple[str, ...] = ()
+    """An order to repeat (`repeat_above_i18n`)."""
+    above: tuple[str, ...] = ()
+    """"Above" or "previous": the text before the order (`repeat_above_i18n`)."""
+    verbatim: tuple[str, ...] = ()
+    """"Word for word" (`repeat_above_i18n`)."""
 
 
 LANGUAGES: dict[str, Language] = {
     "de": Language(
+        repeat=(r"wiederhole", r"wiederholen sie"),
+        above=(r"oben", r"oberhalb", r"darüber", r"davor", r"vorherige\w?"),
+        verbatim=(r"wörtlich", r"wortwörtlich", r"wort für wort"),
         secret=(r"passwort", r"kennwort", r"geheimcode"),
         your=(r"\bihr\b", r"\bdein"),
         mine=(r"\bmein",),
@@ -76,6 +85,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "es": Language(
+        repeat=(r"repite", r"repetir"),
+        above=(r"arriba", r"anterior\w?", r"previo"),
+        verbatim=(r"palabra por palabra",),
         secret=(r"contraseña", r"código secreto"),
         your=(r"\btu\b", r"\bsu\b"),  # "tu" is French too
         mine=(r"\bmi\b", r"\bmis\b"),
@@ -100,6 +112,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "fr": Language(
+        repeat=(r"répète", r"répétez", r"répéter"),
+        above=(r"ci-dessus", r"au-dessus", r"plus haut", r"précédent\w?"),
+        verbatim=(r"mot pour mot", r"mot à mot"),
         secret=(r"mot de passe", r"code secret"),
         your=(r"\bvotre", r"\bton\b", r"\bta\b"),
         mine=(r"\bmon\b", r"\bma\b", r"\bmes\b"),
@@ -121,6 +136,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "pt": Language(
+        repeat=(r"repita",),  # and "repetir", as Spanish spells it
+        above=(r"acima",),
+        verbatim=(r"palavra por palavra",),
         secret=(r"senha", r"palavra-passe"),
         your=(r"\bsua\b", r"\bseu\b"),
         mine=(r"\bmeu\b", r"\bminha\b"),
@@ -140,6 +158,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "it": Language(
+        repeat=(r"ripeti", r"ripetere"),
+        above=(r"sopra", r"precedente"),
+        verbatim=(r"parola per parola",),
         your=(r"\btua\b",),
         mine=(r"\bmio\b", r"\bmia\b"),
         limits=(r"regole", r"restrizioni", r"limiti", r"filtri"),
@@ -157,6 +178,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "nl": Language(
+        repeat=(r"herhaal",),
+        above=(r"hierboven", r"vorige"),
+        verbatim=(r"woord voor woord",),
         secret=(r"wachtwoord",),
         your=(r"\bje (?=wachtwoord)",),  # only right before it: French "je" is "I"
         mine=(r"\bmijn\b",),
@@ -168,6 +192,9 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"systemprompt\b", r"(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"),
     ),
     "pl": Language(
+        repeat=(r"powtórz",),
+        above=(r"powyżej", r"poprzedni\w?"),
+        verbatim=(r"słowo w słowo",),
         secret=(r"hasło",),
         your=(r"\btwoj",),
         mine=(r"\bmoj",),
@@ -182,6 +209,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ru": Language(
+        repeat=(r"повтори\w{0,3}",),
+        above=(r"выше", r"предыдущ\w{1,4}"),
+        verbatim=(r"дословно", r"слово в слово"),
         secret=(r"пароль",),
         your=(r"\bваш", r"\bтво"),
         mine=(r"\bмо[йяеи]",),
@@ -203,6 +233,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "tr": Language(
+        repeat=(r"tekrarla\w{0,4}",),
+        above=(r"yukarıdaki", r"önceki"),
+        verbatim=(r"kelimesi kelimesine",),
         secret=(r"şifre",),
         your=(r"\bsenin",),
         mine=(r"\bbenim",),
@@ -236,6 +269,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "id": Language(
+        repeat=(r"ulangi",),
+        above=(r"di atas", r"sebelumnya"),
+        verbatim=(r"kata demi kata", r"kata per kata"),
         secret=(r"kata (?:sandi|laluan)",),  # and Malay
         your_after=(r"\banda\b", r"\bkamu\b"),
         mine=(r"\bsaya\b",),
@@ -250,6 +286,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "zh": Language(
+        repeat=(r"重复", r"复述"),
+        above=(r"上面", r"以上", r"上述", r"前面"),
+        verbatim=(r"逐字", r"一字不差", r"原封不动"),
         secret=(r"密码", r"密碼"),
         your=(r"你的", r"您的"),
         mine=(r"我的", r"我忘"),
@@ -271,6 +310,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ja": Language(
+        repeat=(r"繰り返",),
+        above=(r"上記", r"上の", r"以上の"),
+        verbatim=(r"一字一句", r"そのまま"),  # "一字一句" is Chinese too
         secret=(r"パスワード",),
         your=(r"あなたの",),
         mine=(r"私の",),
@@ -287,6 +329,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ko": Language(
+        repeat=(r"반복",),
+        above=(r"위의", r"위 내용", r"위에"),
+        verbatim=(r"그대로",),
         secret=(r"비밀번호", r"비밀 코드", r"기밀 문자열"),
         your=(r"너의", r"당신의"),
         mine=(r"내 ", r"제 "),
@@ -336,13 +381,23 @@ LANGUAGES: dict[str, Language] = {
         handling=(r"\breset", r"\bchange", r"\bforgot", r"\bstrong", r"\bsafe"),
     ),
     "el": Language(
+        repeat=(r"επανάλαβε",),
+        above=(r"παραπάνω", r"προηγούμεν\w{1,3}"),
+        verbatim=(r"λέξη προς λέξη",),
         secret=(r"κωδικ[όο]σ? πρόσβασησ",),  # final sigma as case folding writes it
         your_after=(r"\bσου\b", r"\bσασ\b"),
         mine=(r"\bμου\b",),
         how=(r"\bπώσ\b",),
     ),
     "sw": Language(secret=(r"nenosiri",)),
-    "tl": Language(your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",)),
+    "tl": Language(
+        your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",), repeat=(r"ulitin",), above=(r"sa itaas",),
+        verbatim=(r"salita por salita",),
+    ),
+    "sv": Language(
+        repeat=(r"upprepa",), above=(r"ovan", r"ovanför", r"föregående"), verbatim=(r"ordagrant", r"ord för ord")
+    ),
+    "ro": Language(repeat=(r"repetă",), above=(r"de mai sus",), verbatim=(r"cuvânt cu cuvânt",)),
     "bn": Language(secret=(r"পাসওয়ার্ড",), your=(r"তোমার", r"আপনার"), mine=(r"আমার",), how=(r"কিভাবে", r"কীভাবে")),
     "th": Language(secret=(r"รหัสผ่าน",), your_after=(r"ของคุณ",), mine=(r"ของฉัน",), how=(r"อย่างไร", r"ยังไง")),
     "he": Language(secret=(r"סיסמ[הא]",), your_after=(r"שלך",), mine=(r"שלי",), how=(r"איך",)),
@@ -351,7 +406,7 @@ LANGUAGES: dict[str, Language] = {
 }  # fmt: skip
 """Every language the rules read by name (the learned layer reads the rest)."""
 
-SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi", "en", "el", "sw", "tl")
+SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi", "en", "el", "sw", "tl", "sv", "ro")
 """Languages whose words are read behind one `\\b` (one test where a word cannot start, not one per branch)."""
 UNSPACED = ("zh", "ja", "ko", "ar", "hi", "bn", "th", "he", "fa", "ur")
 """Languages whose words are read behind the lookahead of what they open with (`openings.behind_opening`):
