@@ -365,6 +365,8 @@ _REPEAT_SPACED = ("de", "es", "pt", "fr", "it", "ru", "tr", "id", "nl", "pl", "s
 """The languages `repeat_above_i18n` reads with `\\b` (Spanish "repetir" is Portuguese too)."""
 _CJK = ("ja", "zh", "ko")
 """Chinese, Japanese and Korean: what is above named first, the verb last."""
+_FORGET_ALL = ("de", "es", "fr", "pt", "it", "hr")
+"""The languages whose "forget everything" `override_everything` reads."""
 _AI_OR_ANSWER_I18N = words("ai", _EVERY_LANGUAGE) + rf"|\b(?:{words('answer', SPACED)})\b|" + words("answer", UNSPACED)
 """An AI (the persona a jailbreak defines; "AI" also right after Chinese or Japanese) or an order to answer,
 in the same languages. German "KI" only after an article: Turkish "ki" is "that"."""
@@ -882,8 +884,7 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         # "forget everything", "ignore all preceding orders", "vergiss alles davor": wiping the slate, any wording.
         r"\b(?:forget|ignore|disregard)\s+(?:about\s+)?(?:everything\b(?!\s+(?:about|you know|else))"
         r"|all\s+(?:the\s+)?(?:\w+\s+)?(?:orders|tasks|assignments|information|context))"
-        r"|\bvergiss\s+(?:nun\s+|jetzt\s+)?(?:alles|alle)\b|\bolvid\w{0,20}\s+todo\b|\bzaboravi\s+sve\b"
-        r"|\boublie[sz]?\s+tout\b|\besque[çc]a\s+tudo\b|\bdimentica\s+tutto\b"
+        rf"|\b(?:{words('ignore', _FORGET_ALL)})\s+(?:nun\s+|jetzt\s+)?(?:{words('everything', _FORGET_ALL)})\b"
         r"|\b(?:leave|lassen sie)\s+(?:\w+\s+){0,2}?(?:previous|vorherigen) (?:information|informationen)"
         r"|\b(?:höre|hör) nicht auf\b|\bchange your instructions\b"
         r"|\b(?:previous|bisherigen|prior) (?:information|informationen|instructions)[^.\n]{0,40}"

@@ -51,6 +51,8 @@ class Language:
     """"How": a question how to handle a password (not a leak)."""
     handling: tuple[str, ...] = ()
     """Resetting, changing, forgetting or keeping a password safe (not a leak)."""
+    everything: tuple[str, ...] = ()
+    """"Everything", the object of `ignore` that wipes the slate (`override_everything`)."""
     repeat: tuple[str, ...] = ()
     """An order to repeat (`repeat_above_i18n`)."""
     above: tuple[str, ...] = ()
@@ -74,6 +76,7 @@ LANGUAGES: dict[str, Language] = {
         ai=(r"\b(?:eine?|einer|die|der|als|deine) ki\b",),
         answer=(r"antworte", r"beantworte"),
         ignore=(r"ignorier\w{0,20}", r"vergiss\w{0,20}", r"missacht\w{0,20}"),
+        everything=(r"alles", r"alle"),
         instructions=(r"anweisung\w{0,20}", r"regeln", r"vorgaben", r"befehl\w{0,20}"),
         show=(
             r"zeig(?:e|en)?", r"verrat(?:e|en)?", r"nenne?n?", r"wiederhole?n?", r"gib", r"geben", r"teilen?",
@@ -98,7 +101,8 @@ LANGUAGES: dict[str, Language] = {
         # "IA" of Spanish, French, Italian and Portuguese, and "AI" (also right after Chinese or Japanese).
         ai=(r"(?<![a-z])(?:ia|ai)(?![a-z])",),
         answer=(r"responde", r"contesta"),
-        ignore=(r"ignora\w{0,20}", r"olvida\w{0,20}"),
+        ignore=(r"ignora\w{0,20}", r"olvid\w{0,20}"),
+        everything=(r"todo",),
         # "instru…" reads Spanish "instrucciones", French "instructions" and Portuguese "instruções" alike.
         instructions=(r"instru\w{0,20}", r"indicaciones"),
         show=(
@@ -124,6 +128,7 @@ LANGUAGES: dict[str, Language] = {
         without=(r"\bsans",),
         answer=(r"réponds", r"répondez"),
         ignore=(r"ignorez", r"ignore[rs]?", r"oublie\w{0,20}"),
+        everything=(r"tout",),
         instructions=(r"règles", r"consignes"),
         show=(
             r"montrez?", r"montrer", r"révèle", r"révélez", r"révéler", r"affichez?", r"afficher", r"donnez?",
@@ -146,7 +151,8 @@ LANGUAGES: dict[str, Language] = {
         limits=(r"regras", r"restriç\w+"),
         without=(r"\bsem",),
         answer=(r"responda",),
-        ignore=(r"esquec\w{0,20}",),
+        ignore=(r"esque[çc]\w{0,20}",),
+        everything=(r"tudo",),
         instructions=(r"regras",),
         show=(
             r"mostre", r"mostra", r"revele", r"diga", r"diz", r"dizer", r"compartilhe", r"compartilhar", r"repita",
@@ -167,6 +173,7 @@ LANGUAGES: dict[str, Language] = {
         without=(r"\bsenza",),
         answer=(r"rispondi",),
         ignore=(r"dimentica\w{0,20}",),
+        everything=(r"tutto",),
         instructions=(r"regole",),
         show=(
             r"mostrami", r"mostrare", r"rivela", r"rivelami", r"rivelare", r"dimmi", r"condividi", r"condividere",
@@ -394,6 +401,7 @@ LANGUAGES: dict[str, Language] = {
         your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",), repeat=(r"ulitin",), above=(r"sa itaas",),
         verbatim=(r"salita por salita",),
     ),
+    "hr": Language(ignore=(r"zaboravi",), everything=(r"sve",)),  # and Serbian, Bosnian in Latin script
     "sv": Language(
         repeat=(r"upprepa",), above=(r"ovan", r"ovanför", r"föregående"), verbatim=(r"ordagrant", r"ord för ord")
     ),
@@ -406,7 +414,7 @@ LANGUAGES: dict[str, Language] = {
 }  # fmt: skip
 """Every language the rules read by name (the learned layer reads the rest)."""
 
-SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi", "en", "el", "sw", "tl", "sv", "ro")
+SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi", "en", "el", "sw", "tl", "sv", "ro", "hr")
 """Languages whose words are read behind one `\\b` (one test where a word cannot start, not one per branch)."""
 UNSPACED = ("zh", "ja", "ko", "ar", "hi", "bn", "th", "he", "fa", "ur")
 """Languages whose words are read behind the lookahead of what they open with (`openings.behind_opening`):
