@@ -365,6 +365,10 @@ _REPEAT_SPACED = ("de", "es", "pt", "fr", "it", "ru", "tr", "id", "nl", "pl", "s
 """The languages `repeat_above_i18n` reads with `\\b` (Spanish "repetir" is Portuguese too)."""
 _CJK = ("ja", "zh", "ko")
 """Chinese, Japanese and Korean: what is above named first, the verb last."""
+_MADE_BY_SPACED = ("en", "de", "es", "fr", "it", "id", "tl", "vi", "ru")
+"""The languages whose "an AI made by" `model_impersonation` reads behind one `\\b`."""
+_MADE_BY_UNSPACED = ("tr", "hi", "bn", "th", "zh", "ja", "ko", "ar")
+"""The rest: the phrase opens with the maker (Turkish "tarafından") or in a script without `\\b`."""
 _FORGET_ALL = ("de", "es", "fr", "pt", "it", "hr")
 """The languages whose "forget everything" `override_everything` reads."""
 _AI_OR_ANSWER_I18N = words("ai", _EVERY_LANGUAGE) + rf"|\b(?:{words('answer', SPACED)})\b|" + words("answer", UNSPACED)
@@ -857,21 +861,7 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         "strong",
         # The user speaks as the model or its maker to switch it into a mode.
         # One `\b` before the words of scripts with spaces: one test where no word starts, not one per branch.
-        r"\b(?:as an? (?:ai|model|assistant|language model) (?:developed|created|made|built|trained) by\b"
-        r"|als von \w+ entwickelte ki\b"
-        # "As an AI developed by …" as machine translation renders it.
-        r"|como (?:una? )?ia (?:desarrollad|cread|entrenad|desenvolvid|criad|treinad)[ao] (?:por|pel[ao])\b"
-        r"|en tant qu'(?:ia|intelligence artificielle) (?:développée|créée|entraînée) par\b"
-        r"|come (?:un'|una )?ia (?:sviluppat|creat|addestrat)[ao] da\b"
-        r"|sebagai (?:sebuah )?ai yang (?:dikembangkan|dibuat|dilatih) oleh\b"
-        r"|bilang (?:isang )?ai na (?:binuo|ginawa|nilikha) ng\b"
-        r"|một ai (?:được )?(?:phát triển|tạo ra) bởi\b"
-        r"|как (?:ии|искусственный интеллект),? (?:разработанн|созданн)\w{0,20})"
-        r"|tarafından (?:geliştirilen|geliştirilmiş|oluşturulan) bir (?:yapay zeka|ai)\b"
-        r"|द्वारा (?:विकसित|बनाया गया|बनाई गई) (?:एक )?(?:एआई|ai)|দ্বারা (?:তৈরি|বিকশিত) (?:একটি )?(?:এআই|ai)"
-        r"|\bai\s*(?:ที่)?(?:พัฒนา|สร้าง)โดย|由[^，。,.]{1,12}(?:开发|開發|创建|訓練|训练)的(?:ai|人工智能)"
-        r"|によって開発された(?:ai|人工知能)|(?:에서|이|가) 개발한 ai"
-        r"|(?:ذكاء|ذكاءً) (?:اصطناعي|اصطناعيًا) (?:طورته|طوّرته|من تطوير)"
+        rf"\b(?:{words('made_by', _MADE_BY_SPACED)})|{words('made_by', _MADE_BY_UNSPACED)}"
         # A mode tag: "<GOD MODE>", "<SYSTEM MODE>", whatever language the rest is in.
         r"|<\s*(?:system|god|developer|dev|admin|debug|sudo|root|jailbreak|dan|override)\s+mode\s*>"
         r"|\b(?:i'm|i am|we're|we are|you're|you are)\s+(?:now\s+)?(?:entering|in|switching (?:you )?(?:in)?to|"

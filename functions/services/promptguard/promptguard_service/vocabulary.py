@@ -51,6 +51,9 @@ class Language:
     """"How": a question how to handle a password (not a leak)."""
     handling: tuple[str, ...] = ()
     """Resetting, changing, forgetting or keeping a password safe (not a leak)."""
+    made_by: tuple[str, ...] = ()
+    """"As an AI developed by …", the user speaking as the model or its maker, as machine translation renders
+    it (`model_impersonation`)."""
     everything: tuple[str, ...] = ()
     """"Everything", the object of `ignore` that wipes the slate (`override_everything`)."""
     repeat: tuple[str, ...] = ()
@@ -63,6 +66,7 @@ class Language:
 
 LANGUAGES: dict[str, Language] = {
     "de": Language(
+        made_by=(r"als von \w+ entwickelte ki\b",),
         repeat=(r"wiederhole", r"wiederholen sie"),
         above=(r"oben", r"oberhalb", r"darüber", r"davor", r"vorherige\w?"),
         verbatim=(r"wörtlich", r"wortwörtlich", r"wort für wort"),
@@ -88,6 +92,8 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "es": Language(
+        # and Portuguese ("desenvolvida pela")
+        made_by=(r"como (?:una? )?ia (?:desarrollad|cread|entrenad|desenvolvid|criad|treinad)[ao] (?:por|pel[ao])\b",),
         repeat=(r"repite", r"repetir"),
         above=(r"arriba", r"anterior\w?", r"previo"),
         verbatim=(r"palabra por palabra",),
@@ -116,6 +122,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "fr": Language(
+        made_by=(r"en tant qu'(?:ia|intelligence artificielle) (?:développée|créée|entraînée) par\b",),
         repeat=(r"répète", r"répétez", r"répéter"),
         above=(r"ci-dessus", r"au-dessus", r"plus haut", r"précédent\w?"),
         verbatim=(r"mot pour mot", r"mot à mot"),
@@ -164,6 +171,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "it": Language(
+        made_by=(r"come (?:un'|una )?ia (?:sviluppat|creat|addestrat)[ao] da\b",),
         repeat=(r"ripeti", r"ripetere"),
         above=(r"sopra", r"precedente"),
         verbatim=(r"parola per parola",),
@@ -216,6 +224,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ru": Language(
+        made_by=(r"как (?:ии|искусственный интеллект),? (?:разработанн|созданн)\w{0,20}",),
         repeat=(r"повтори\w{0,3}",),
         above=(r"выше", r"предыдущ\w{1,4}"),
         verbatim=(r"дословно", r"слово в слово"),
@@ -240,6 +249,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "tr": Language(
+        made_by=(r"tarafından (?:geliştirilen|geliştirilmiş|oluşturulan) bir (?:yapay zeka|ai)\b",),
         repeat=(r"tekrarla\w{0,4}",),
         above=(r"yukarıdaki", r"önceki"),
         verbatim=(r"kelimesi kelimesine",),
@@ -261,6 +271,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "vi": Language(
+        made_by=(r"một ai (?:được )?(?:phát triển|tạo ra) bởi\b",),
         secret=(r"mật khẩu",),
         your=(r"của bạn", r"\bbạn\b"),
         mine=(r"\bcủa tôi",),
@@ -276,6 +287,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "id": Language(
+        made_by=(r"sebagai (?:sebuah )?ai yang (?:dikembangkan|dibuat|dilatih) oleh\b",),
         repeat=(r"ulangi",),
         above=(r"di atas", r"sebelumnya"),
         verbatim=(r"kata demi kata", r"kata per kata"),
@@ -293,6 +305,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "zh": Language(
+        made_by=(r"由[^，。,.]{1,12}(?:开发|開發|创建|訓練|训练)的(?:ai|人工智能)",),
         repeat=(r"重复", r"复述"),
         above=(r"上面", r"以上", r"上述", r"前面"),
         verbatim=(r"逐字", r"一字不差", r"原封不动"),
@@ -317,6 +330,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ja": Language(
+        made_by=(r"によって開発された(?:ai|人工知能)",),
         repeat=(r"繰り返",),
         above=(r"上記", r"上の", r"以上の"),
         verbatim=(r"一字一句", r"そのまま"),  # "一字一句" is Chinese too
@@ -336,6 +350,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ko": Language(
+        made_by=(r"(?:에서|이|가) 개발한 ai",),
         repeat=(r"반복",),
         above=(r"위의", r"위 내용", r"위에"),
         verbatim=(r"그대로",),
@@ -351,6 +366,7 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"시스템 ?(?:프롬프트|메시지|지침|지시)", r"(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"),
     ),
     "ar": Language(
+        made_by=(r"(?:ذكاء|ذكاءً) (?:اصطناعي|اصطناعيًا) (?:طورته|طوّرته|من تطوير)",),
         secret=(r"كلمة (?:المرور|السر)", r"رمز (?:عبور|المرور)"),  # "رمز عبور" is Persian too
         your=(r"تك\b",),
         your_after=(r"الخاصة? بك",),
@@ -365,6 +381,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "hi": Language(
+        made_by=(r"द्वारा (?:विकसित|बनाया गया|बनाई गई) (?:एक )?(?:एआई|ai)",),
         secret=(r"पासवर्ड",),
         your=(r"आपका", r"आपके"),
         mine=(r"मेरा", r"मेरे"),
@@ -380,6 +397,7 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"सिस्टम (?:प्रॉम्प्ट|निर्देश|संदेश)", r"(?:मूल|प्रारंभिक|छिपे हुए|छिपे|गुप्त) निर्देश"),
     ),
     "en": Language(
+        made_by=(r"as an? (?:ai|model|assistant|language model) (?:developed|created|made|built|trained) by\b",),
         # English rules are written in `rules` itself; only the words `secret_request` shares with the others.
         secret=(r"secret code", r"passcode"),
         your=(r"\byour",),
@@ -400,14 +418,21 @@ LANGUAGES: dict[str, Language] = {
     "tl": Language(
         your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",), repeat=(r"ulitin",), above=(r"sa itaas",),
         verbatim=(r"salita por salita",),
+        made_by=(r"bilang (?:isang )?ai na (?:binuo|ginawa|nilikha) ng\b",),
     ),
     "hr": Language(ignore=(r"zaboravi",), everything=(r"sve",)),  # and Serbian, Bosnian in Latin script
     "sv": Language(
         repeat=(r"upprepa",), above=(r"ovan", r"ovanför", r"föregående"), verbatim=(r"ordagrant", r"ord för ord")
     ),
     "ro": Language(repeat=(r"repetă",), above=(r"de mai sus",), verbatim=(r"cuvânt cu cuvânt",)),
-    "bn": Language(secret=(r"পাসওয়ার্ড",), your=(r"তোমার", r"আপনার"), mine=(r"আমার",), how=(r"কিভাবে", r"কীভাবে")),
-    "th": Language(secret=(r"รหัสผ่าน",), your_after=(r"ของคุณ",), mine=(r"ของฉัน",), how=(r"อย่างไร", r"ยังไง")),
+    "bn": Language(
+        secret=(r"পাসওয়ার্ড",), your=(r"তোমার", r"আপনার"), mine=(r"আমার",), how=(r"কিভাবে", r"কীভাবে"),
+        made_by=(r"দ্বারা (?:তৈরি|বিকশিত) (?:একটি )?(?:এআই|ai)",),
+    ),
+    "th": Language(
+        secret=(r"รหัสผ่าน",), your_after=(r"ของคุณ",), mine=(r"ของฉัน",), how=(r"อย่างไร", r"ยังไง"),
+        made_by=(r"\bai\s*(?:ที่)?(?:พัฒนา|สร้าง)โดย",),
+    ),
     "he": Language(secret=(r"סיסמ[הא]",), your_after=(r"שלך",), mine=(r"שלי",), how=(r"איך",)),
     "fa": Language(your_after=(r"\bشما\b",), mine=(r"\bمن\b",), how=(r"چگونه", r"چطور")),
     "ur": Language(secret=(r"پاس ورڈ",), mine=(r"میرا", r"میری"), how=(r"کیسے",)),
