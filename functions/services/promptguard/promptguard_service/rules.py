@@ -783,12 +783,16 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         r"|treoir\w{0,20}|treoracha|imiyalelo)"
         # Turkish puts the verb last: "the instructions ... forget" (talimatlar\w* ... unut).
         r"|\b(?:talimat|kural|yönerge)\w{0,20}\s+(?:\S+\s+){0,2}?(?:unut|görmezden gel|yok say)"
-        r"|(?:이전|앞의|위의|모든)[^.\n]{0,12}(?:지시|명령|지침)[^.\n]{0,8}(?:무시|잊)"
-        r"|(?:पिछले|पूर्व|सभी)[^।\n]{0,20}(?:निर्देश|अनुदेश)[^।\n]{0,20}(?:अनदेख|भूल|नज़रअंदाज़|नजरअंदाज|उपेक्षा)"
+        rf"|(?:{words('previous', ('ko',))})[^.\n]{{0,12}}(?:{words('instructions', ('ko',))})[^.\n]{{0,8}}"
+        rf"(?:{words('ignore', ('ko',))})"
+        rf"|(?:{words('previous', ('hi',))})[^।\n]{{0,20}}(?:{words('instructions', ('hi',))})[^।\n]{{0,20}}"
+        rf"(?:{words('ignore', ('hi',))})"
         # So do Bengali, Thai (no spaces), Persian and Urdu: "the previous instructions ... ignore".
-        r"|(?:পূর্ববর্তী|আগের|পূর্বের|সমস্ত|সব)[^।\n]{0,25}নির্দেশ[^।\n]{0,25}(?:উপেক্ষা|ভুলে যা|অগ্রাহ্য)"
-        r"|(?:เพิกเฉย|ละเว้น|ไม่สนใจ|ลืม|ละเลย)[^\n]{0,20}(?:คําสั่ง|คําแนะนํา)"
-        r"|(?:دستورالعمل|دستورات)[^.\n]{0,30}(?:نادیده بگیر|فراموش کن)|ہدایات[^۔.\n]{0,30}(?:نظر انداز|بھول)"
+        rf"|(?:{words('previous', ('bn',))})[^।\n]{{0,25}}(?:{words('instructions', ('bn',))})[^।\n]{{0,25}}"
+        rf"(?:{words('ignore', ('bn',))})"
+        rf"|(?:{words('ignore', ('th',))})[^\n]{{0,20}}(?:{words('instructions', ('th',))})"
+        rf"|(?:{words('instructions', ('fa',))})[^.\n]{{0,30}}(?:{words('ignore', ('fa',))})"
+        rf"|(?:{words('instructions', ('ur',))})[^۔.\n]{{0,30}}(?:{words('ignore', ('ur',))})"
         # And Tamil, Telugu, Kannada, Malayalam, Marathi and Gujarati.
         r"|(?:வழிமுறை|அறிவுறுத்தல்|கட்டளை)[^.\n]{0,30}(?:புறக்கணி|மறந்து)|సూచనల[^.\n]{0,30}(?:విస్మరించ|మర్చిపో)"
         r"|ಸೂಚನೆ[^.\n]{0,30}(?:ನಿರ್ಲಕ್ಷಿಸ|ಮರೆತು)|നിർദ്ദേശ[^.\n]{0,30}(?:അവഗണിക്ക|മറക്കുക)"

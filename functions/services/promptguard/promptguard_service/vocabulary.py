@@ -51,6 +51,8 @@ class Language:
     """"How": a question how to handle a password (not a leak)."""
     handling: tuple[str, ...] = ()
     """Resetting, changing, forgetting or keeping a password safe (not a leak)."""
+    previous: tuple[str, ...] = ()
+    """"Previous", "above" or "all", before the instructions a verb-last language then ignores."""
     made_by: tuple[str, ...] = ()
     """"As an AI developed by …", the user speaking as the model or its maker, as machine translation renders
     it (`model_impersonation`)."""
@@ -350,6 +352,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ko": Language(
+        previous=(r"이전", r"앞의", r"위의", r"모든"),
+        instructions=(r"지시", r"명령", r"지침"),
+        ignore=(r"무시", r"잊"),
         made_by=(r"(?:에서|이|가) 개발한 ai",),
         repeat=(r"반복",),
         above=(r"위의", r"위 내용", r"위에"),
@@ -381,6 +386,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "hi": Language(
+        previous=(r"पिछले", r"पूर्व", r"सभी"),
+        instructions=(r"निर्देश", r"अनुदेश"),
+        ignore=(r"अनदेख", r"भूल", r"नज़रअंदाज़", r"नजरअंदाज", r"उपेक्षा"),
         made_by=(r"द्वारा (?:विकसित|बनाया गया|बनाई गई) (?:एक )?(?:एआई|ai)",),
         secret=(r"पासवर्ड",),
         your=(r"आपका", r"आपके"),
@@ -428,14 +436,25 @@ LANGUAGES: dict[str, Language] = {
     "bn": Language(
         secret=(r"পাসওয়ার্ড",), your=(r"তোমার", r"আপনার"), mine=(r"আমার",), how=(r"কিভাবে", r"কীভাবে"),
         made_by=(r"দ্বারা (?:তৈরি|বিকশিত) (?:একটি )?(?:এআই|ai)",),
+        previous=(r"পূর্ববর্তী", r"আগের", r"পূর্বের", r"সমস্ত", r"সব"),
+        instructions=(r"নির্দেশ",),
+        ignore=(r"উপেক্ষা", r"ভুলে যা", r"অগ্রাহ্য"),
     ),
     "th": Language(
         secret=(r"รหัสผ่าน",), your_after=(r"ของคุณ",), mine=(r"ของฉัน",), how=(r"อย่างไร", r"ยังไง"),
         made_by=(r"\bai\s*(?:ที่)?(?:พัฒนา|สร้าง)โดย",),
+        ignore=(r"เพิกเฉย", r"ละเว้น", r"ไม่สนใจ", r"ลืม", r"ละเลย"),
+        instructions=(r"คําสั่ง", r"คําแนะนํา"),
     ),
     "he": Language(secret=(r"סיסמ[הא]",), your_after=(r"שלך",), mine=(r"שלי",), how=(r"איך",)),
-    "fa": Language(your_after=(r"\bشما\b",), mine=(r"\bمن\b",), how=(r"چگونه", r"چطور")),
-    "ur": Language(secret=(r"پاس ورڈ",), mine=(r"میرا", r"میری"), how=(r"کیسے",)),
+    "fa": Language(
+        your_after=(r"\bشما\b",), mine=(r"\bمن\b",), how=(r"چگونه", r"چطور"),
+        instructions=(r"دستورالعمل", r"دستورات"), ignore=(r"نادیده بگیر", r"فراموش کن"),
+    ),
+    "ur": Language(
+        secret=(r"پاس ورڈ",), mine=(r"میرا", r"میری"), how=(r"کیسے",), instructions=(r"ہدایات",),
+        ignore=(r"نظر انداز", r"بھول"),
+    ),
 }  # fmt: skip
 """Every language the rules read by name (the learned layer reads the rest)."""
 
