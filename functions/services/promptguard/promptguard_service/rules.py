@@ -361,6 +361,16 @@ _WITHOUT_LIMITS_I18N = (
 """Without rules or limits, the negation before the noun or, in Japanese, Korean and Turkish, after it. The gap
 is counted in characters: as "two words", in Chinese (no spaces) every split of a run was tried, and 500
 characters of "没有规则" took 7.5 s."""
+_REPEAT_SPACED = ("de", "es", "pt", "fr", "it", "ru", "tr", "id", "nl", "pl", "sv", "el", "ro", "tl")
+"""The languages `repeat_above_i18n` reads with `\\b` (Spanish "repetir" is Portuguese too)."""
+_CJK = ("ja", "zh", "ko")
+"""Chinese, Japanese and Korean: what is above named first, the verb last."""
+_MADE_BY_SPACED = ("en", "de", "es", "fr", "it", "id", "tl", "vi", "ru")
+"""The languages whose "an AI made by" `model_impersonation` reads behind one `\\b`."""
+_MADE_BY_UNSPACED = ("tr", "hi", "bn", "th", "zh", "ja", "ko", "ar")
+"""The rest: the phrase opens with the maker (Turkish "tarafından") or in a script without `\\b`."""
+_FORGET_ALL = ("de", "es", "fr", "pt", "it", "hr")
+"""The languages whose "forget everything" `override_everything` reads."""
 _AI_OR_ANSWER_I18N = words("ai", _EVERY_LANGUAGE) + rf"|\b(?:{words('answer', SPACED)})\b|" + words("answer", UNSPACED)
 """An AI (the persona a jailbreak defines; "AI" also right after Chinese or Japanese) or an order to answer,
 in the same languages. German "KI" only after an article: Turkish "ki" is "that"."""
@@ -773,12 +783,16 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         r"|treoir\w{0,20}|treoracha|imiyalelo)"
         # Turkish puts the verb last: "the instructions ... forget" (talimatlar\w* ... unut).
         r"|\b(?:talimat|kural|yönerge)\w{0,20}\s+(?:\S+\s+){0,2}?(?:unut|görmezden gel|yok say)"
-        r"|(?:이전|앞의|위의|모든)[^.\n]{0,12}(?:지시|명령|지침)[^.\n]{0,8}(?:무시|잊)"
-        r"|(?:पिछले|पूर्व|सभी)[^।\n]{0,20}(?:निर्देश|अनुदेश)[^।\n]{0,20}(?:अनदेख|भूल|नज़रअंदाज़|नजरअंदाज|उपेक्षा)"
+        rf"|(?:{words('previous', ('ko',))})[^.\n]{{0,12}}(?:{words('instructions', ('ko',))})[^.\n]{{0,8}}"
+        rf"(?:{words('ignore', ('ko',))})"
+        rf"|(?:{words('previous', ('hi',))})[^।\n]{{0,20}}(?:{words('instructions', ('hi',))})[^।\n]{{0,20}}"
+        rf"(?:{words('ignore', ('hi',))})"
         # So do Bengali, Thai (no spaces), Persian and Urdu: "the previous instructions ... ignore".
-        r"|(?:পূর্ববর্তী|আগের|পূর্বের|সমস্ত|সব)[^।\n]{0,25}নির্দেশ[^।\n]{0,25}(?:উপেক্ষা|ভুলে যা|অগ্রাহ্য)"
-        r"|(?:เพิกเฉย|ละเว้น|ไม่สนใจ|ลืม|ละเลย)[^\n]{0,20}(?:คําสั่ง|คําแนะนํา)"
-        r"|(?:دستورالعمل|دستورات)[^.\n]{0,30}(?:نادیده بگیر|فراموش کن)|ہدایات[^۔.\n]{0,30}(?:نظر انداز|بھول)"
+        rf"|(?:{words('previous', ('bn',))})[^।\n]{{0,25}}(?:{words('instructions', ('bn',))})[^।\n]{{0,25}}"
+        rf"(?:{words('ignore', ('bn',))})"
+        rf"|(?:{words('ignore', ('th',))})[^\n]{{0,20}}(?:{words('instructions', ('th',))})"
+        rf"|(?:{words('instructions', ('fa',))})[^.\n]{{0,30}}(?:{words('ignore', ('fa',))})"
+        rf"|(?:{words('instructions', ('ur',))})[^۔.\n]{{0,30}}(?:{words('ignore', ('ur',))})"
         # And Tamil, Telugu, Kannada, Malayalam, Marathi and Gujarati.
         r"|(?:வழிமுறை|அறிவுறுத்தல்|கட்டளை)[^.\n]{0,30}(?:புறக்கணி|மறந்து)|సూచనల[^.\n]{0,30}(?:విస్మరించ|మర్చిపో)"
         r"|ಸೂಚನೆ[^.\n]{0,30}(?:ನಿರ್ಲಕ್ಷಿಸ|ಮರೆತು)|നിർദ്ദേശ[^.\n]{0,30}(?:അവഗണിക്ക|മറക്കുക)"
@@ -828,19 +842,12 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         # attacks arrive in (English is `prompt_leak`'s): an order to repeat, with "above" and "verbatim" in
         # the same sentence, whatever their order. "Repite la frase palabra por palabra" (a language lesson)
         # names nothing above it. Each condition is a lookahead from the verb: the gaps are crossed once each.
-        r"\b(?:wiederhole|wiederholen sie|repite|repita|repetir|répète|répétez|répéter|ripeti|ripetere|повтори\w{0,3}|"
-        r"tekrarla\w{0,4}|ulangi|herhaal|powtórz|upprepa|επανάλαβε|repetă|ulitin)\b"
-        r"(?=[^.\n]{0,100}?(?:\b(?:oben|oberhalb|darüber|davor|vorherige\w?|arriba|anterior\w?|previo|ci-dessus|"
-        r"au-dessus|plus haut|précédent\w?|sopra|precedente|acima|выше|предыдущ\w{1,4}|yukarıdaki|önceki|di atas|"
-        r"sebelumnya|hierboven|vorige|powyżej|poprzedni\w?|ovan|ovanför|föregående|παραπάνω|προηγούμεν\w{1,3}|"
-        r"de mai sus|sa itaas)\b))"
-        r"(?=[^.\n]{0,100}?(?:wörtlich|wortwörtlich|wort für wort|palabra por palabra|mot pour mot|mot à mot|"
-        r"parola per parola|palavra por palavra|дословно|слово в слово|kelimesi kelimesine|kata demi kata|"
-        r"kata per kata|woord voor woord|słowo w słowo|ordagrant|ord för ord|λέξη προς λέξη|cuvânt cu cuvânt|"
-        r"salita por salita))"
+        rf"\b(?:{words('repeat', _REPEAT_SPACED)})\b"
+        rf"(?=[^.\n]{{0,100}}?(?:\b(?:{words('above', _REPEAT_SPACED)})\b))"
+        rf"(?=[^.\n]{{0,100}}?(?:{words('verbatim', _REPEAT_SPACED)}))"
         # Chinese, Japanese and Korean name what is above first and the verb last.
-        r"|(?:上記|上の|以上の|上面|以上|上述|前面|위의|위 내용|위에)"
-        r"(?=[^。\n]{0,30}?(?:一字一句|そのまま|逐字|一字不差|原封不动|그대로))(?=[^。\n]{0,40}?(?:繰り返|重复|复述|반복))",
+        rf"|(?:{words('above', _CJK)})"
+        rf"(?=[^。\n]{{0,30}}?(?:{words('verbatim', _CJK)}))(?=[^。\n]{{0,40}}?(?:{words('repeat', _CJK)}))",
     ),
     _rule(
         "limits_off_i18n",
@@ -858,21 +865,7 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         "strong",
         # The user speaks as the model or its maker to switch it into a mode.
         # One `\b` before the words of scripts with spaces: one test where no word starts, not one per branch.
-        r"\b(?:as an? (?:ai|model|assistant|language model) (?:developed|created|made|built|trained) by\b"
-        r"|als von \w+ entwickelte ki\b"
-        # "As an AI developed by …" as machine translation renders it.
-        r"|como (?:una? )?ia (?:desarrollad|cread|entrenad|desenvolvid|criad|treinad)[ao] (?:por|pel[ao])\b"
-        r"|en tant qu'(?:ia|intelligence artificielle) (?:développée|créée|entraînée) par\b"
-        r"|come (?:un'|una )?ia (?:sviluppat|creat|addestrat)[ao] da\b"
-        r"|sebagai (?:sebuah )?ai yang (?:dikembangkan|dibuat|dilatih) oleh\b"
-        r"|bilang (?:isang )?ai na (?:binuo|ginawa|nilikha) ng\b"
-        r"|một ai (?:được )?(?:phát triển|tạo ra) bởi\b"
-        r"|как (?:ии|искусственный интеллект),? (?:разработанн|созданн)\w{0,20})"
-        r"|tarafından (?:geliştirilen|geliştirilmiş|oluşturulan) bir (?:yapay zeka|ai)\b"
-        r"|द्वारा (?:विकसित|बनाया गया|बनाई गई) (?:एक )?(?:एआई|ai)|দ্বারা (?:তৈরি|বিকশিত) (?:একটি )?(?:এআই|ai)"
-        r"|\bai\s*(?:ที่)?(?:พัฒนา|สร้าง)โดย|由[^，。,.]{1,12}(?:开发|開發|创建|訓練|训练)的(?:ai|人工智能)"
-        r"|によって開発された(?:ai|人工知能)|(?:에서|이|가) 개발한 ai"
-        r"|(?:ذكاء|ذكاءً) (?:اصطناعي|اصطناعيًا) (?:طورته|طوّرته|من تطوير)"
+        rf"\b(?:{words('made_by', _MADE_BY_SPACED)})|{words('made_by', _MADE_BY_UNSPACED)}"
         # A mode tag: "<GOD MODE>", "<SYSTEM MODE>", whatever language the rest is in.
         r"|<\s*(?:system|god|developer|dev|admin|debug|sudo|root|jailbreak|dan|override)\s+mode\s*>"
         r"|\b(?:i'm|i am|we're|we are|you're|you are)\s+(?:now\s+)?(?:entering|in|switching (?:you )?(?:in)?to|"
@@ -885,8 +878,7 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         # "forget everything", "ignore all preceding orders", "vergiss alles davor": wiping the slate, any wording.
         r"\b(?:forget|ignore|disregard)\s+(?:about\s+)?(?:everything\b(?!\s+(?:about|you know|else))"
         r"|all\s+(?:the\s+)?(?:\w+\s+)?(?:orders|tasks|assignments|information|context))"
-        r"|\bvergiss\s+(?:nun\s+|jetzt\s+)?(?:alles|alle)\b|\bolvid\w{0,20}\s+todo\b|\bzaboravi\s+sve\b"
-        r"|\boublie[sz]?\s+tout\b|\besque[çc]a\s+tudo\b|\bdimentica\s+tutto\b"
+        rf"|\b(?:{words('ignore', _FORGET_ALL)})\s+(?:nun\s+|jetzt\s+)?(?:{words('everything', _FORGET_ALL)})\b"
         r"|\b(?:leave|lassen sie)\s+(?:\w+\s+){0,2}?(?:previous|vorherigen) (?:information|informationen)"
         r"|\b(?:höre|hör) nicht auf\b|\bchange your instructions\b"
         r"|\b(?:previous|bisherigen|prior) (?:information|informationen|instructions)[^.\n]{0,40}"

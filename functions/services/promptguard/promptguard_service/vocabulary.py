@@ -51,10 +51,27 @@ class Language:
     """"How": a question how to handle a password (not a leak)."""
     handling: tuple[str, ...] = ()
     """Resetting, changing, forgetting or keeping a password safe (not a leak)."""
+    previous: tuple[str, ...] = ()
+    """"Previous", "above" or "all", before the instructions a verb-last language then ignores."""
+    made_by: tuple[str, ...] = ()
+    """"As an AI developed by …", the user speaking as the model or its maker, as machine translation renders
+    it (`model_impersonation`)."""
+    everything: tuple[str, ...] = ()
+    """"Everything", the object of `ignore` that wipes the slate (`override_everything`)."""
+    repeat: tuple[str, ...] = ()
+    """An order to repeat (`repeat_above_i18n`)."""
+    above: tuple[str, ...] = ()
+    """"Above" or "previous": the text before the order (`repeat_above_i18n`)."""
+    verbatim: tuple[str, ...] = ()
+    """"Word for word" (`repeat_above_i18n`)."""
 
 
 LANGUAGES: dict[str, Language] = {
     "de": Language(
+        made_by=(r"als von \w+ entwickelte ki\b",),
+        repeat=(r"wiederhole", r"wiederholen sie"),
+        above=(r"oben", r"oberhalb", r"darüber", r"davor", r"vorherige\w?"),
+        verbatim=(r"wörtlich", r"wortwörtlich", r"wort für wort"),
         secret=(r"passwort", r"kennwort", r"geheimcode"),
         your=(r"\bihr\b", r"\bdein"),
         mine=(r"\bmein",),
@@ -65,6 +82,7 @@ LANGUAGES: dict[str, Language] = {
         ai=(r"\b(?:eine?|einer|die|der|als|deine) ki\b",),
         answer=(r"antworte", r"beantworte"),
         ignore=(r"ignorier\w{0,20}", r"vergiss\w{0,20}", r"missacht\w{0,20}"),
+        everything=(r"alles", r"alle"),
         instructions=(r"anweisung\w{0,20}", r"regeln", r"vorgaben", r"befehl\w{0,20}"),
         show=(
             r"zeig(?:e|en)?", r"verrat(?:e|en)?", r"nenne?n?", r"wiederhole?n?", r"gib", r"geben", r"teilen?",
@@ -76,6 +94,11 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "es": Language(
+        # and Portuguese ("desenvolvida pela")
+        made_by=(r"como (?:una? )?ia (?:desarrollad|cread|entrenad|desenvolvid|criad|treinad)[ao] (?:por|pel[ao])\b",),
+        repeat=(r"repite", r"repetir"),
+        above=(r"arriba", r"anterior\w?", r"previo"),
+        verbatim=(r"palabra por palabra",),
         secret=(r"contraseña", r"código secreto"),
         your=(r"\btu\b", r"\bsu\b"),  # "tu" is French too
         mine=(r"\bmi\b", r"\bmis\b"),
@@ -86,7 +109,8 @@ LANGUAGES: dict[str, Language] = {
         # "IA" of Spanish, French, Italian and Portuguese, and "AI" (also right after Chinese or Japanese).
         ai=(r"(?<![a-z])(?:ia|ai)(?![a-z])",),
         answer=(r"responde", r"contesta"),
-        ignore=(r"ignora\w{0,20}", r"olvida\w{0,20}"),
+        ignore=(r"ignora\w{0,20}", r"olvid\w{0,20}"),
+        everything=(r"todo",),
         # "instru…" reads Spanish "instrucciones", French "instructions" and Portuguese "instruções" alike.
         instructions=(r"instru\w{0,20}", r"indicaciones"),
         show=(
@@ -100,6 +124,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "fr": Language(
+        made_by=(r"en tant qu'(?:ia|intelligence artificielle) (?:développée|créée|entraînée) par\b",),
+        repeat=(r"répète", r"répétez", r"répéter"),
+        above=(r"ci-dessus", r"au-dessus", r"plus haut", r"précédent\w?"),
+        verbatim=(r"mot pour mot", r"mot à mot"),
         secret=(r"mot de passe", r"code secret"),
         your=(r"\bvotre", r"\bton\b", r"\bta\b"),
         mine=(r"\bmon\b", r"\bma\b", r"\bmes\b"),
@@ -109,6 +137,7 @@ LANGUAGES: dict[str, Language] = {
         without=(r"\bsans",),
         answer=(r"réponds", r"répondez"),
         ignore=(r"ignorez", r"ignore[rs]?", r"oublie\w{0,20}"),
+        everything=(r"tout",),
         instructions=(r"règles", r"consignes"),
         show=(
             r"montrez?", r"montrer", r"révèle", r"révélez", r"révéler", r"affichez?", r"afficher", r"donnez?",
@@ -121,6 +150,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "pt": Language(
+        repeat=(r"repita",),  # and "repetir", as Spanish spells it
+        above=(r"acima",),
+        verbatim=(r"palavra por palavra",),
         secret=(r"senha", r"palavra-passe"),
         your=(r"\bsua\b", r"\bseu\b"),
         mine=(r"\bmeu\b", r"\bminha\b"),
@@ -128,7 +160,8 @@ LANGUAGES: dict[str, Language] = {
         limits=(r"regras", r"restriç\w+"),
         without=(r"\bsem",),
         answer=(r"responda",),
-        ignore=(r"esquec\w{0,20}",),
+        ignore=(r"esque[çc]\w{0,20}",),
+        everything=(r"tudo",),
         instructions=(r"regras",),
         show=(
             r"mostre", r"mostra", r"revele", r"diga", r"diz", r"dizer", r"compartilhe", r"compartilhar", r"repita",
@@ -140,12 +173,17 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "it": Language(
+        made_by=(r"come (?:un'|una )?ia (?:sviluppat|creat|addestrat)[ao] da\b",),
+        repeat=(r"ripeti", r"ripetere"),
+        above=(r"sopra", r"precedente"),
+        verbatim=(r"parola per parola",),
         your=(r"\btua\b",),
         mine=(r"\bmio\b", r"\bmia\b"),
         limits=(r"regole", r"restrizioni", r"limiti", r"filtri"),
         without=(r"\bsenza",),
         answer=(r"rispondi",),
         ignore=(r"dimentica\w{0,20}",),
+        everything=(r"tutto",),
         instructions=(r"regole",),
         show=(
             r"mostrami", r"mostrare", r"rivela", r"rivelami", r"rivelare", r"dimmi", r"condividi", r"condividere",
@@ -157,6 +195,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "nl": Language(
+        repeat=(r"herhaal",),
+        above=(r"hierboven", r"vorige"),
+        verbatim=(r"woord voor woord",),
         secret=(r"wachtwoord",),
         your=(r"\bje (?=wachtwoord)",),  # only right before it: French "je" is "I"
         mine=(r"\bmijn\b",),
@@ -168,6 +209,9 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"systemprompt\b", r"(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"),
     ),
     "pl": Language(
+        repeat=(r"powtórz",),
+        above=(r"powyżej", r"poprzedni\w?"),
+        verbatim=(r"słowo w słowo",),
         secret=(r"hasło",),
         your=(r"\btwoj",),
         mine=(r"\bmoj",),
@@ -182,6 +226,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ru": Language(
+        made_by=(r"как (?:ии|искусственный интеллект),? (?:разработанн|созданн)\w{0,20}",),
+        repeat=(r"повтори\w{0,3}",),
+        above=(r"выше", r"предыдущ\w{1,4}"),
+        verbatim=(r"дословно", r"слово в слово"),
         secret=(r"пароль",),
         your=(r"\bваш", r"\bтво"),
         mine=(r"\bмо[йяеи]",),
@@ -203,6 +251,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "tr": Language(
+        made_by=(r"tarafından (?:geliştirilen|geliştirilmiş|oluşturulan) bir (?:yapay zeka|ai)\b",),
+        repeat=(r"tekrarla\w{0,4}",),
+        above=(r"yukarıdaki", r"önceki"),
+        verbatim=(r"kelimesi kelimesine",),
         secret=(r"şifre",),
         your=(r"\bsenin",),
         mine=(r"\bbenim",),
@@ -221,6 +273,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "vi": Language(
+        made_by=(r"một ai (?:được )?(?:phát triển|tạo ra) bởi\b",),
         secret=(r"mật khẩu",),
         your=(r"của bạn", r"\bbạn\b"),
         mine=(r"\bcủa tôi",),
@@ -236,6 +289,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "id": Language(
+        made_by=(r"sebagai (?:sebuah )?ai yang (?:dikembangkan|dibuat|dilatih) oleh\b",),
+        repeat=(r"ulangi",),
+        above=(r"di atas", r"sebelumnya"),
+        verbatim=(r"kata demi kata", r"kata per kata"),
         secret=(r"kata (?:sandi|laluan)",),  # and Malay
         your_after=(r"\banda\b", r"\bkamu\b"),
         mine=(r"\bsaya\b",),
@@ -250,6 +307,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "zh": Language(
+        made_by=(r"由[^，。,.]{1,12}(?:开发|開發|创建|訓練|训练)的(?:ai|人工智能)",),
+        repeat=(r"重复", r"复述"),
+        above=(r"上面", r"以上", r"上述", r"前面"),
+        verbatim=(r"逐字", r"一字不差", r"原封不动"),
         secret=(r"密码", r"密碼"),
         your=(r"你的", r"您的"),
         mine=(r"我的", r"我忘"),
@@ -271,6 +332,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ja": Language(
+        made_by=(r"によって開発された(?:ai|人工知能)",),
+        repeat=(r"繰り返",),
+        above=(r"上記", r"上の", r"以上の"),
+        verbatim=(r"一字一句", r"そのまま"),  # "一字一句" is Chinese too
         secret=(r"パスワード",),
         your=(r"あなたの",),
         mine=(r"私の",),
@@ -287,6 +352,13 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ko": Language(
+        previous=(r"이전", r"앞의", r"위의", r"모든"),
+        instructions=(r"지시", r"명령", r"지침"),
+        ignore=(r"무시", r"잊"),
+        made_by=(r"(?:에서|이|가) 개발한 ai",),
+        repeat=(r"반복",),
+        above=(r"위의", r"위 내용", r"위에"),
+        verbatim=(r"그대로",),
         secret=(r"비밀번호", r"비밀 코드", r"기밀 문자열"),
         your=(r"너의", r"당신의"),
         mine=(r"내 ", r"제 "),
@@ -299,6 +371,7 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"시스템 ?(?:프롬프트|메시지|지침|지시)", r"(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"),
     ),
     "ar": Language(
+        made_by=(r"(?:ذكاء|ذكاءً) (?:اصطناعي|اصطناعيًا) (?:طورته|طوّرته|من تطوير)",),
         secret=(r"كلمة (?:المرور|السر)", r"رمز (?:عبور|المرور)"),  # "رمز عبور" is Persian too
         your=(r"تك\b",),
         your_after=(r"الخاصة? بك",),
@@ -313,6 +386,10 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "hi": Language(
+        previous=(r"पिछले", r"पूर्व", r"सभी"),
+        instructions=(r"निर्देश", r"अनुदेश"),
+        ignore=(r"अनदेख", r"भूल", r"नज़रअंदाज़", r"नजरअंदाज", r"उपेक्षा"),
+        made_by=(r"द्वारा (?:विकसित|बनाया गया|बनाई गई) (?:एक )?(?:एआई|ai)",),
         secret=(r"पासवर्ड",),
         your=(r"आपका", r"आपके"),
         mine=(r"मेरा", r"मेरे"),
@@ -328,6 +405,7 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"सिस्टम (?:प्रॉम्प्ट|निर्देश|संदेश)", r"(?:मूल|प्रारंभिक|छिपे हुए|छिपे|गुप्त) निर्देश"),
     ),
     "en": Language(
+        made_by=(r"as an? (?:ai|model|assistant|language model) (?:developed|created|made|built|trained) by\b",),
         # English rules are written in `rules` itself; only the words `secret_request` shares with the others.
         secret=(r"secret code", r"passcode"),
         your=(r"\byour",),
@@ -336,22 +414,51 @@ LANGUAGES: dict[str, Language] = {
         handling=(r"\breset", r"\bchange", r"\bforgot", r"\bstrong", r"\bsafe"),
     ),
     "el": Language(
+        repeat=(r"επανάλαβε",),
+        above=(r"παραπάνω", r"προηγούμεν\w{1,3}"),
+        verbatim=(r"λέξη προς λέξη",),
         secret=(r"κωδικ[όο]σ? πρόσβασησ",),  # final sigma as case folding writes it
         your_after=(r"\bσου\b", r"\bσασ\b"),
         mine=(r"\bμου\b",),
         how=(r"\bπώσ\b",),
     ),
     "sw": Language(secret=(r"nenosiri",)),
-    "tl": Language(your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",)),
-    "bn": Language(secret=(r"পাসওয়ার্ড",), your=(r"তোমার", r"আপনার"), mine=(r"আমার",), how=(r"কিভাবে", r"কীভাবে")),
-    "th": Language(secret=(r"รหัสผ่าน",), your_after=(r"ของคุณ",), mine=(r"ของฉัน",), how=(r"อย่างไร", r"ยังไง")),
+    "tl": Language(
+        your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",), repeat=(r"ulitin",), above=(r"sa itaas",),
+        verbatim=(r"salita por salita",),
+        made_by=(r"bilang (?:isang )?ai na (?:binuo|ginawa|nilikha) ng\b",),
+    ),
+    "hr": Language(ignore=(r"zaboravi",), everything=(r"sve",)),  # and Serbian, Bosnian in Latin script
+    "sv": Language(
+        repeat=(r"upprepa",), above=(r"ovan", r"ovanför", r"föregående"), verbatim=(r"ordagrant", r"ord för ord")
+    ),
+    "ro": Language(repeat=(r"repetă",), above=(r"de mai sus",), verbatim=(r"cuvânt cu cuvânt",)),
+    "bn": Language(
+        secret=(r"পাসওয়ার্ড",), your=(r"তোমার", r"আপনার"), mine=(r"আমার",), how=(r"কিভাবে", r"কীভাবে"),
+        made_by=(r"দ্বারা (?:তৈরি|বিকশিত) (?:একটি )?(?:এআই|ai)",),
+        previous=(r"পূর্ববর্তী", r"আগের", r"পূর্বের", r"সমস্ত", r"সব"),
+        instructions=(r"নির্দেশ",),
+        ignore=(r"উপেক্ষা", r"ভুলে যা", r"অগ্রাহ্য"),
+    ),
+    "th": Language(
+        secret=(r"รหัสผ่าน",), your_after=(r"ของคุณ",), mine=(r"ของฉัน",), how=(r"อย่างไร", r"ยังไง"),
+        made_by=(r"\bai\s*(?:ที่)?(?:พัฒนา|สร้าง)โดย",),
+        ignore=(r"เพิกเฉย", r"ละเว้น", r"ไม่สนใจ", r"ลืม", r"ละเลย"),
+        instructions=(r"คําสั่ง", r"คําแนะนํา"),
+    ),
     "he": Language(secret=(r"סיסמ[הא]",), your_after=(r"שלך",), mine=(r"שלי",), how=(r"איך",)),
-    "fa": Language(your_after=(r"\bشما\b",), mine=(r"\bمن\b",), how=(r"چگونه", r"چطور")),
-    "ur": Language(secret=(r"پاس ورڈ",), mine=(r"میرا", r"میری"), how=(r"کیسے",)),
+    "fa": Language(
+        your_after=(r"\bشما\b",), mine=(r"\bمن\b",), how=(r"چگونه", r"چطور"),
+        instructions=(r"دستورالعمل", r"دستورات"), ignore=(r"نادیده بگیر", r"فراموش کن"),
+    ),
+    "ur": Language(
+        secret=(r"پاس ورڈ",), mine=(r"میرا", r"میری"), how=(r"کیسے",), instructions=(r"ہدایات",),
+        ignore=(r"نظر انداز", r"بھول"),
+    ),
 }  # fmt: skip
 """Every language the rules read by name (the learned layer reads the rest)."""
 
-SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi", "en", "el", "sw", "tl")
+SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi", "en", "el", "sw", "tl", "sv", "ro", "hr")
 """Languages whose words are read behind one `\\b` (one test where a word cannot start, not one per branch)."""
 UNSPACED = ("zh", "ja", "ko", "ar", "hi", "bn", "th", "he", "fa", "ur")
 """Languages whose words are read behind the lookahead of what they open with (`openings.behind_opening`):
