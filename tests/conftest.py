@@ -62,16 +62,17 @@ def _clear_service_settings() -> None:
 def fresh_service_settings() -> Iterator[None]:
     """Service settings are parsed once per container; a test that sets a variable gets them parsed again.
 
-    Set the variable (monkeypatch.setenv) and call `reload_settings()`; whatever a test did is
-    forgotten after it.
+    Each test starts from settings parsed anew (fixtures may set variables first); a test that sets a
+    variable after a call calls `reload_settings()`. Whatever a test did is forgotten after it.
     """
+    _clear_service_settings()
     yield
     _clear_service_settings()
 
 
 @pytest.fixture(autouse=True)
 def fresh_llm_clients() -> Iterator[None]:
-    """The LLM client is kept per container (`llm_from_env`); no test inherits one an earlier test built."""
+    """The LLM client is kept per container (`llm_client`); no test inherits one an earlier test built."""
     from mcp_platform.llm import forget_clients
 
     yield

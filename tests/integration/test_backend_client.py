@@ -43,20 +43,26 @@ def fake_time() -> FakeTime:
     return FakeTime()
 
 
+MIRROR = "http://mirror.test/pubchem/"
+"""PubChem's origin as `make_client` configures it: a mirror with a path prefix."""
+
+
 @pytest.fixture
-def mirror(monkeypatch: pytest.MonkeyPatch) -> Iterator[respx.MockRouter]:
-    """PubChem configured as a mirror with a path prefix; every request to it mocked."""
-    monkeypatch.setenv("PUBCHEM_BASE_URL", "http://mirror.test/pubchem/")
+def mirror() -> Iterator[respx.MockRouter]:
+    """Every request to the PubChem mirror `make_client` is configured with, mocked."""
     with respx.mock(base_url="http://mirror.test/pubchem", assert_all_called=False) as router:
         yield router
 
 
-def make_client(fake_time: FakeTime, cache: ResponseCache | None = None, **limits: float) -> BackendClient:
+def make_client(
+    fake_time: FakeTime, cache: ResponseCache | None = None, origin: str = MIRROR, **limits: float
+) -> BackendClient:
     limiter = PoliteLimiter(
         limits.get("rate", 100.0), burst=int(limits.get("burst", 10)), clock=fake_time.clock, sleep=fake_time.sleep
     )
     return BackendClient(
         PUBCHEM,
+        origin=origin,
         http=httpx.Client(),
         cache=cache if cache is not None else ResponseCache(table_name=""),
         limiter=limiter,
@@ -90,16 +96,14 @@ def test_request_timeout_is_cut_to_the_calls_deadline(mirror, fake_time) -> None
 
 
 @pytest.mark.parametrize("value", ["ftp://mirror.test/pubchem", "mirror.test", "http:///nohost", "http://h/p?q=1"])
-def test_only_http_and_https_origins_are_accepted(monkeypatch, fake_time, value: str) -> None:
-    monkeypatch.setenv("PUBCHEM_BASE_URL", value)
+def test_only_http_and_https_origins_are_accepted(fake_time, value: str) -> None:
     with pytest.raises(ToolError) as caught:
-        make_client(fake_time).get(PATH)
+        make_client(fake_time, origin=value).get(PATH)
     assert caught.value.code == "provider_not_configured" and "PUBCHEM_BASE_URL" in caught.value.message
 
 
-def test_default_origin_is_the_public_api(monkeypatch) -> None:
-    monkeypatch.delenv("PUBCHEM_BASE_URL", raising=False)
-    assert PUBCHEM.base_url() == "https://pubchem.ncbi.nlm.nih.gov"
+def test_default_origin_is_the_public_api() -> None:
+    assert PUBCHEM.base_url("") == "https://pubchem.ncbi.nlm.nih.gov"
     assert {b.env: b.default_url for b in BACKENDS.values()} == {
         "PUBCHEM_BASE_URL": "https://pubchem.ncbi.nlm.nih.gov",
         "RXNAV_BASE_URL": "https://rxnav.nlm.nih.gov",
@@ -266,16 +270,26 @@ def test_a_cache_outage_costs_time_not_the_answer(mirror, fake_time) -> None:
     assert route.call_count == 2
 
 
-def test_the_openfda_key_travels_as_a_parameter_but_never_into_source(aws, monkeypatch, fake_time) -> None:
+def test_the_openfda_key_travels_as_a_parameter_but_never_into_source(aws, fake_time) -> None:
+    from mcp_platform.backends import backend_client, describe
+    from mcp_platform.runtime.settings import BackendSettings
+
+    class Drug(BackendSettings):
+        openfda_base_url: str = ""
+        openfda_api_key_parameter: str = ""
+
     aws_client("ssm").put_parameter(Name="/mcp/test/openfda", Value="fda-secret", Type="SecureString")
-    monkeypatch.setenv("OPENFDA_API_KEY_PARAMETER", "/mcp/test/openfda")
-    monkeypatch.setenv("OPENFDA_BASE_URL", "http://fda.test")
+    keyed = Drug(openfda_base_url="http://fda.test", openfda_api_key_parameter="/mcp/test/openfda")
+    assert (
+        describe("openfda", keyed)["key_configured"] is True and describe("openfda", Drug())["key_configured"] is False
+    )
     with respx.mock(base_url="http://fda.test") as router:
         route = router.get("/drug/event.json").respond(200, json={"results": []})
-        client = BackendClient(BACKENDS["openfda"], http=httpx.Client(), cache=ResponseCache(""))
-        answer = client.get("/drug/event.json", {"search": 'x:"y"'})
-    assert route.calls.last.request.url.params["api_key"] == "fda-secret"
+        answer = backend_client("openfda", keyed).get("/drug/event.json", {"search": 'x:"y"'})
+        backend_client("openfda", Drug(openfda_base_url="http://fda.test")).get("/drug/event.json", {"q": "1"})
+    assert route.calls[0].request.url.params["api_key"] == "fda-secret"
     assert "fda-secret" not in answer.url and "api_key" not in answer.url
+    assert "api_key" not in route.calls[1].request.url.params  # no key configured, none sent
 
 
 def test_retry_after_dates_without_a_zone_are_utc() -> None:

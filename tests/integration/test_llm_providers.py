@@ -16,11 +16,12 @@ import pytest
 import respx
 from botocore.stub import Stubber
 
-from mcp_platform.llm import MAX_IMAGE_BYTES, Completion, Image, llm_from_env, llm_settings
+from mcp_platform.llm import MAX_IMAGE_BYTES, Completion, Image, llm_client, llm_status
 from mcp_platform.llm.bedrock import BedrockClient
 from mcp_platform.llm.gemini import GeminiClient
 from mcp_platform.llm.openai import OpenAiClient
 from mcp_platform.protocol.errors import ToolError
+from mcp_platform.runtime.settings import LlmSettings
 from tests.support.fake_backends import FakeChatModel
 
 if TYPE_CHECKING:
@@ -36,17 +37,17 @@ GEMINI_REPLY = {
 }
 
 
-@pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("LLM_PROVIDER", "LLM_MODEL", "LLM_BASE_URL", "LLM_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"):
-        monkeypatch.delenv(name, raising=False)
+@pytest.fixture
+def env() -> dict[str, str]:
+    """A function's LLM variables, read as its `LlmSettings` would be (`LlmSettings.model_validate(env)`)."""
+    return {}
 
 
 @pytest.fixture
-def model(clean_env: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeChatModel]:
+def model(env: dict[str, str]) -> Iterator[FakeChatModel]:
     """The loopback model server, with LLM_BASE_URL pointing at it."""
     with FakeChatModel() as fake:
-        monkeypatch.setenv("LLM_BASE_URL", fake.base_url)
+        env["LLM_BASE_URL"] = fake.base_url
         yield fake  # type: ignore[misc]
 
 
@@ -54,7 +55,7 @@ def model(clean_env: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeChat
 
 
 def test_openai_returns_text_and_the_servers_token_counts(model: FakeChatModel) -> None:
-    client = OpenAiClient(model="llama3.2")
+    client = OpenAiClient(model="llama3.2", base_url=model.base_url)
     answer = client.complete(system="Summarise.", user='<page url="u" title="t">\nOne two three.\n</page>')
     assert isinstance(answer, Completion) and answer.model == "openai/llama3.2"
     sent = model.requests[-1]
@@ -66,7 +67,7 @@ def test_openai_returns_text_and_the_servers_token_counts(model: FakeChatModel) 
 
 
 def test_openai_sends_images_as_data_url_parts(model: FakeChatModel) -> None:
-    client = OpenAiClient(model="llava", api_key="sk-local")
+    client = OpenAiClient(model="llava", api_key="sk-local", base_url=model.base_url)
     model.api_key = "sk-local"
     answer = client.complete(system="Describe.", user="What is it?", images=[Image(PNG, "image/png")] * 2)
     content = model.requests[-1].body["messages"][1]["content"]
@@ -80,7 +81,7 @@ def test_openai_sends_images_as_data_url_parts(model: FakeChatModel) -> None:
 
 def test_openai_without_usage_reports_none_not_an_estimate(model: FakeChatModel) -> None:
     model.report_usage = False
-    answer = OpenAiClient(model="m").complete(system="s", user="u")
+    answer = OpenAiClient(model="m", base_url=model.base_url).complete(system="s", user="u")
     assert (answer.input_tokens, answer.output_tokens) == (None, None) and answer.text
 
 
@@ -99,20 +100,19 @@ def test_openai_failures_are_clear_tool_errors(model: FakeChatModel, status: int
     else:
         model.status = status
     with pytest.raises(ToolError) as info:
-        OpenAiClient(model="m", api_key="wrong").complete(system="s", user="u")
+        OpenAiClient(model="m", api_key="wrong", base_url=model.base_url).complete(system="s", user="u")
     assert info.value.code == "upstream_unavailable" and words in info.value.message
     assert info.value.message.startswith("the OpenAI-compatible model server") and "wrong" not in info.value.message
     assert len(model.requests) == attempts
 
 
-def test_openai_timeout_and_unreachable_server(model: FakeChatModel, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_openai_timeout_and_unreachable_server(model: FakeChatModel) -> None:
     model.delay = 1.5
     with pytest.raises(ToolError) as info:
-        OpenAiClient(model="m").complete(system="s", user="u", timeout=0.5)
+        OpenAiClient(model="m", base_url=model.base_url).complete(system="s", user="u", timeout=0.5)
     assert info.value.code == "upstream_unavailable" and "did not answer in time" in info.value.message
-    monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:9/v1")
     with pytest.raises(ToolError) as info:
-        OpenAiClient(model="m").complete(system="s", user="u")
+        OpenAiClient(model="m", base_url="http://127.0.0.1:9/v1").complete(system="s", user="u")
     assert "unreachable" in info.value.message
 
 
@@ -150,14 +150,14 @@ def test_gemini_counts_thoughts_as_output_and_inlines_images() -> None:
     assert parts[2]["inline_data"]["mime_type"] == "image/jpeg"
 
 
-def test_gemini_base_url_is_configurable(monkeypatch: pytest.MonkeyPatch, aws: None) -> None:
+def test_gemini_base_url_is_configurable(env: dict[str, str], aws: None) -> None:
     boto3.client("ssm").put_parameter(Name="/mcp/t/gemini", Value="g-key", Type="SecureString")
-    monkeypatch.setenv("GEMINI_API_KEY_PARAMETER", "/mcp/t/gemini")
-    monkeypatch.setenv("LLM_BASE_URL", "http://gemini.mirror.test/v1beta/")
+    env["GEMINI_API_KEY_PARAMETER"] = "/mcp/t/gemini"
+    env["LLM_BASE_URL"] = "http://gemini.mirror.test/v1beta/"
     with respx.mock() as router:
         route = router.post("http://gemini.mirror.test/v1beta/models/gemini-2.5-flash-lite:generateContent")
         route.respond(json=GEMINI_REPLY)
-        assert llm_from_env().complete(system="s", user="u").text == "A red pixel."
+        assert llm_client(LlmSettings.model_validate(env)).complete(system="s", user="u").text == "A red pixel."
     assert route.calls.last.request.headers["x-goog-api-key"] == "g-key"
 
 
@@ -192,10 +192,10 @@ def test_bedrock_reports_usage_and_sends_image_blocks() -> None:
     assert answer == Completion("A picture.", "bedrock/amazon.nova-lite-v1:0", 1500, 3)
 
 
-def test_bedrock_endpoint_url_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLM_PROVIDER", "bedrock")
-    monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:8999")
-    assert llm_from_env().runtime(2.0).meta.endpoint_url == "http://127.0.0.1:8999"  # type: ignore[attr-defined]
+def test_bedrock_endpoint_url_is_configurable(env: dict[str, str]) -> None:
+    env["LLM_PROVIDER"] = "bedrock"
+    env["LLM_BASE_URL"] = "http://127.0.0.1:8999"
+    assert llm_client(LlmSettings.model_validate(env)).runtime(2.0).meta.endpoint_url == "http://127.0.0.1:8999"  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- images and settings
@@ -211,45 +211,47 @@ def test_an_image_no_provider_takes_is_refused() -> None:
     assert info.value.code == "invalid_arguments" and "downscale" in info.value.message
 
 
-def test_settings_say_what_is_active_and_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert llm_settings() == {
+def test_settings_say_what_is_active_and_missing(env: dict[str, str]) -> None:
+    assert llm_status(LlmSettings.model_validate(env)) == {
         "provider": "gemini",
         "model": "gemini-2.5-flash-lite",
         "base_url": "https://generativelanguage.googleapis.com/v1beta",
         "missing": ["GEMINI_API_KEY_PARAMETER"],
     }
-    monkeypatch.setenv("LLM_PROVIDER", "openai")
-    assert llm_settings()["missing"] == ["LLM_MODEL", "LLM_API_KEY_PARAMETER"]  # public OpenAI needs a key
-    monkeypatch.setenv("LLM_BASE_URL", "http://127.0.0.1:11434/v1")
-    assert llm_settings()["missing"] == ["LLM_MODEL"]  # a self-hosted server needs none
+    env["LLM_PROVIDER"] = "openai"
+    assert llm_status(LlmSettings.model_validate(env))["missing"] == [
+        "LLM_MODEL",
+        "LLM_API_KEY_PARAMETER",
+    ]  # public OpenAI needs a key
+    env["LLM_BASE_URL"] = "http://127.0.0.1:11434/v1"
+    assert llm_status(LlmSettings.model_validate(env))["missing"] == ["LLM_MODEL"]  # a self-hosted server needs none
     with pytest.raises(ToolError) as info:
-        llm_from_env()
+        llm_client(LlmSettings.model_validate(env))
     assert (info.value.code, info.value.extra["missing_setting"]) == ("provider_not_configured", "LLM_MODEL")
-    monkeypatch.setenv("LLM_MODEL", "llama3.2")
-    assert llm_settings() == {
+    env["LLM_MODEL"] = "llama3.2"
+    assert llm_status(LlmSettings.model_validate(env)) == {
         "provider": "openai",
         "model": "llama3.2",
         "base_url": "http://127.0.0.1:11434/v1",
         "missing": [],
     }
-    assert llm_from_env().name == "openai/llama3.2"
-    monkeypatch.setenv("LLM_PROVIDER", "mistral")
-    assert llm_settings()["missing"] == ["LLM_PROVIDER"]
+    assert llm_client(LlmSettings.model_validate(env)).name == "openai/llama3.2"
+    env["LLM_PROVIDER"] = "mistral"
+    assert llm_status(LlmSettings.model_validate(env))["missing"] == ["LLM_PROVIDER"]
     with pytest.raises(ToolError, match="gemini, bedrock, openai"):
-        llm_from_env()
+        llm_client(LlmSettings.model_validate(env))
 
 
-def test_openai_key_is_read_through_the_secrets_helper(
-    model: FakeChatModel, monkeypatch: pytest.MonkeyPatch, aws: None
-) -> None:
+def test_openai_key_is_read_through_the_secrets_helper(model: FakeChatModel, env: dict[str, str], aws: None) -> None:
     boto3.client("ssm").put_parameter(Name="/mcp/t/llm", Value="sk-ssm", Type="SecureString")
     model.api_key = "sk-ssm"
-    for name, value in {
-        "LLM_PROVIDER": "openai",
-        "LLM_MODEL": "qwen2.5",
-        "LLM_BASE_URL": model.base_url,
-        "LLM_API_KEY_PARAMETER": "/mcp/t/llm",
-    }.items():
-        monkeypatch.setenv(name, value)
-    assert llm_from_env().complete(system="s", user="u").text
+    env.update(
+        {
+            "LLM_PROVIDER": "openai",
+            "LLM_MODEL": "qwen2.5",
+            "LLM_BASE_URL": model.base_url,
+            "LLM_API_KEY_PARAMETER": "/mcp/t/llm",
+        }
+    )
+    assert llm_client(LlmSettings.model_validate(env)).complete(system="s", user="u").text
     assert model.requests[-1].headers["authorization"] == "Bearer sk-ssm"

@@ -21,6 +21,7 @@ from mcp_platform.llm.bedrock import BedrockClient
 from research_service import live
 from research_service.budget import CAPS
 from research_service.drafting import BRIEF_SYSTEM, LOOKUP_SYSTEM
+from research_service.settings import settings
 from tests.integration.provider_keys import GEMINI, GEMINI_KEY, SEARCH_KEY, SERPER, provider_keys  # noqa: F401
 from tests.integration.web_site import LocalSite, Reply, site  # noqa: F401 - fixture
 from tests.support.research import call, ok
@@ -119,6 +120,7 @@ def test_live_brief_with_bedrock(
     provider_keys: respx.MockRouter, web: LocalSite, monkeypatch: pytest.MonkeyPatch, validate_output: Any
 ) -> None:
     monkeypatch.setenv("LLM_PROVIDER", "bedrock")
+    assert settings().llm_provider == "bedrock"
     route_search(provider_keys, web)
     client = boto3.client("bedrock-runtime", region_name="us-east-1")
     stubber = Stubber(client)
@@ -136,7 +138,7 @@ def test_live_brief_with_bedrock(
             timeouts.append(kwargs.get("timeout"))
             return super().complete(**kwargs)
 
-    monkeypatch.setattr(live, "llm_from_env", lambda: Recording(model_id="amazon.nova-lite-v1:0", boto3_client=client))
+    monkeypatch.setattr(live, "llm_client", lambda _: Recording(model_id="amazon.nova-lite-v1:0", boto3_client=client))
     with stubber:
         reply = call("research_brief", query=WEBB, depth="quick")
     stubber.assert_no_pending_responses()
@@ -162,7 +164,7 @@ def test_search_provider_failure_is_a_gap_and_costs_nothing(
 def test_without_a_search_key_research_is_not_live(
     provider_keys: respx.MockRouter, monkeypatch: pytest.MonkeyPatch, validate_output: Any
 ) -> None:
-    monkeypatch.delenv("SEARCH_API_KEY_PARAMETER")
+    monkeypatch.setenv("SEARCH_API_KEY_PARAMETER", "")  # the template's value when no key is configured
     reply = call("research_brief", query=WEBB, depth="quick")
     assert ok("research_brief", reply, validate_output)["meta"]["mode"] == "golden"
     assert not provider_keys.calls
@@ -242,7 +244,7 @@ def test_the_drafts_timeout_picks_a_capped_bedrock_client(
 ) -> None:
     """botocore takes no per-request timeout: the call goes through a client that reads for 7 s at most, once."""
     monkeypatch.setenv("LLM_PROVIDER", "bedrock")
-    llm = live.llm_from_env()
+    llm = live.llm_client(settings())
     capped = llm.runtime(7.5)
     assert capped.meta.config.read_timeout == 7 and capped.meta.config.retries["total_max_attempts"] == 1
     with Stubber(capped) as stubber:

@@ -16,7 +16,9 @@ import jsonschema
 import pytest
 
 from mcp_platform.contracts.research import seed
+from mcp_platform.outbound.provider_status import providers_configured
 from mcp_platform.runtime.service import ServiceContext
+from mcp_platform.runtime.settings import ProviderSettings
 from research_service import modes
 from research_service.app import app
 from research_service.recorded import GOLDEN_DIR, Run, replay
@@ -250,15 +252,17 @@ def test_credits_without_a_balance_says_null(validate_output: Any) -> None:
 
 
 def test_credits_says_whether_research_is_live_and_what_is_missing(
-    validate_output: Any, monkeypatch: pytest.MonkeyPatch
+    validate_output: Any, monkeypatch: pytest.MonkeyPatch, reload_settings: Any
 ) -> None:
     for name in ("SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER", "LLM_PROVIDER", "SEARCH_PROVIDER"):
-        monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv(name, "")  # as the template leaves them unconfigured
     research = ok("credits", call("credits"), validate_output)["research"]
     assert research["mode"] == "sample"
     assert research["missing"] == ["SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"]
+    assert research["prices"] == {"quick": 0, "standard": 0}
     for name, value in LIVE_SETTINGS.items():
         monkeypatch.setenv(name, value)
+    reload_settings()
     research = ok("credits", call("credits"), validate_output)["research"]
     assert research["mode"] == "live" and research["missing"] == []
     assert research["prices"] == research["live_prices"] == {"quick": 25, "standard": 60}
@@ -282,7 +286,7 @@ def test_without_providers_the_sample_says_so_and_names_the_settings_for_live(va
 
 
 @pytest.mark.parametrize("tool", ["research_brief", "source_lookup"])
-def test_without_providers_research_is_free_before_the_call(tool: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_providers_research_is_free_before_the_call(tool: str) -> None:
     """Priced at 0 when research cannot be live, so the router neither refuses a low balance nor reserves."""
     from mcp_platform.catalogue.registry import load_registry
     from tests.support.router import platform
@@ -299,10 +303,9 @@ def test_without_providers_research_is_free_before_the_call(tool: str, monkeypat
     assert plat.ledger.balance(plat.account_id) == 10
     assert len(plat.ledger.entries(plat.account_id, limit=10)) == 1  # the grant: nothing reserved or refunded
     spec = load_registry().get(tool)
-    assert spec is not None and spec.price_for(spec.validate(arguments)) == 0
-    for name, value in LIVE_SETTINGS.items():
-        monkeypatch.setenv(name, value)
-    assert spec.price_for(spec.validate(arguments)) == 25
+    assert spec is not None and spec.price_for(spec.validate(arguments), providers_configured=False) == 0
+    live = providers_configured(ProviderSettings.model_validate(LIVE_SETTINGS))
+    assert spec.price_for(spec.validate(arguments), providers_configured=live) == 25
 
 
 def test_credits_speaks_the_tools_words(validate_output: Any) -> None:

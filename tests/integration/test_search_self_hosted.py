@@ -16,10 +16,10 @@ import pytest
 import respx
 
 from mcp_platform.runtime.service import ServiceContext
-from mcp_platform.search import SearchQuery, provider_from_env
-from mcp_platform.search.providers import BraveProvider, SerperProvider
+from mcp_platform.search.providers import BraveProvider, SearchQuery, SerperProvider, search_provider
 from search_service import pages, results
 from search_service.app import app
+from search_service.settings import settings
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
 from tests.support.fake_backends import Document, FakeBrave, FakeChatModel, FakeGemini, FakeSearxng, FakeSerper
 
@@ -40,7 +40,7 @@ def call(tool: str, **arguments: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def searxng(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSearxng]:
+def searxng(monkeypatch: pytest.MonkeyPatch, reload_settings: Any) -> Iterator[FakeSearxng]:
     # The template sets these, empty when unused: a settings model refuses them absent.
     for name in ("SEARCH_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER", "CACHE_TABLE", "LLM_API_KEY_PARAMETER"):
         monkeypatch.setenv(name, "")
@@ -48,16 +48,18 @@ def searxng(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSearxng]:
     with FakeSearxng(list(DOCS)) as fake:
         monkeypatch.setenv("SEARCH_PROVIDER", "searxng")
         monkeypatch.setenv("SEARCH_BASE_URL", fake.origin + "/")
+        reload_settings()
         yield fake  # type: ignore[misc]
     results.store.cache_clear()
 
 
 @pytest.fixture
-def model(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeChatModel]:
+def model(monkeypatch: pytest.MonkeyPatch, reload_settings: Any) -> Iterator[FakeChatModel]:
     with FakeChatModel() as fake:
         monkeypatch.setenv("LLM_PROVIDER", "openai")
         monkeypatch.setenv("LLM_BASE_URL", fake.base_url)
         monkeypatch.setenv("LLM_MODEL", "llama3.2")
+        reload_settings()
         yield fake  # type: ignore[misc]
 
 
@@ -107,7 +109,7 @@ def test_after_becomes_the_smallest_time_range_that_covers_it(
     searxng: FakeSearxng, days_ago: int, time_range: str | None
 ) -> None:
     after = (datetime.now(UTC).date() - timedelta(days=days_ago)).isoformat()
-    provider = provider_from_env(httpx.Client())
+    provider = search_provider(settings(), httpx.Client())
     provider.search("web", SearchQuery(q="tram", num=3, after=after))
     assert searxng.requests[-1].query.get("time_range") == time_range
 
@@ -161,13 +163,10 @@ def test_summary_with_an_openai_compatible_model(
 @pytest.mark.parametrize(
     ("provider", "method", "path"), [(SerperProvider, "POST", "/search"), (BraveProvider, "GET", "/web/search")]
 )
-def test_serper_and_brave_base_urls_are_configurable(
-    provider: type, method: str, path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("SEARCH_BASE_URL", "http://mirror.test/prefix/")
+def test_serper_and_brave_base_urls_are_configurable(provider: type, method: str, path: str) -> None:
     with respx.mock() as router:
         route = router.route(method=method, url=f"http://mirror.test/prefix{path}").respond(json={})
-        provider("k", httpx.Client()).search("web", SearchQuery(q="x", num=1))
+        provider("k", httpx.Client(), base_url="http://mirror.test/prefix/").search("web", SearchQuery(q="x", num=1))
     assert route.call_count == 1
 
 
@@ -176,7 +175,7 @@ def test_the_summary_model_gets_only_what_the_call_has_left(
 ) -> None:
     site.routes["/a"] = Reply(body=ARTICLE.encode())
     asked: list[float] = []
-    llm = pages.llm_from_env()  # the container's client: the tool gets this one too
+    llm = pages.llm_client(settings())  # the container's client: the tool gets this one too
     real = llm.complete
 
     def recording(**kwargs: Any) -> Any:
@@ -197,7 +196,7 @@ def test_the_summary_model_gets_only_what_the_call_has_left(
 
 
 @pytest.fixture
-def keys(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def keys(aws: None, monkeypatch: pytest.MonkeyPatch, reload_settings: Any) -> None:
     """Search and Gemini keys in SSM (moto), named by the settings; Powertools' cache emptied."""
     from aws_lambda_powertools.utilities.parameters import base as parameters_base
 
@@ -207,16 +206,18 @@ def keys(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SEARCH_API_KEY_PARAMETER", "/mcp/t/search")
     monkeypatch.setenv("GEMINI_API_KEY_PARAMETER", "/mcp/t/gemini")
     parameters_base.DEFAULT_PROVIDERS.clear()
+    reload_settings()
 
 
 @pytest.mark.parametrize("name", ["serper", "brave"])
 def test_serper_and_brave_on_loopback_fakes(
-    name: str, keys: None, monkeypatch: pytest.MonkeyPatch, validate_output: Any
+    name: str, keys: None, monkeypatch: pytest.MonkeyPatch, validate_output: Any, reload_settings: Any
 ) -> None:
     fake_type, base = {"serper": (FakeSerper, "origin"), "brave": (FakeBrave, "base_url")}[name]
     with fake_type("search-key", list(DOCS)) as fake:
         monkeypatch.setenv("SEARCH_PROVIDER", name)
         monkeypatch.setenv("SEARCH_BASE_URL", getattr(fake, base))
+        reload_settings()
         web = validate_output("search_web", call("search_web", q="budapest trams", num=2))
         news = validate_output("search_news", call("search_news", q="budapest trams"))
         fake.api_key = "rotated"
@@ -227,7 +228,7 @@ def test_serper_and_brave_on_loopback_fakes(
 
 
 def test_research_goes_live_on_serper_and_gemini_fakes(
-    keys: None, site: LocalSite, monkeypatch: pytest.MonkeyPatch, validate_output: Any
+    keys: None, site: LocalSite, monkeypatch: pytest.MonkeyPatch, validate_output: Any, reload_settings: Any
 ) -> None:
     from research_service.app import app as research
 
@@ -237,6 +238,7 @@ def test_research_goes_live_on_serper_and_gemini_fakes(
     with FakeSerper("search-key", docs) as serper, FakeGemini("gemini-key") as gemini:
         monkeypatch.setenv("SEARCH_BASE_URL", serper.origin)
         monkeypatch.setenv("LLM_BASE_URL", gemini.base_url)
+        reload_settings()
         reply = research.handle(
             {
                 "tool": "research_brief",

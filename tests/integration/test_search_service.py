@@ -242,7 +242,7 @@ def test_summary_with_bedrock_converse(
     }
     stubber.add_response("converse", fixture("bedrock_converse.json"), expected)
     monkeypatch.setattr(
-        pages, "llm_from_env", lambda: BedrockClient(model_id="amazon.nova-lite-v1:0", boto3_client=client)
+        pages, "llm_client", lambda _: BedrockClient(model_id="amazon.nova-lite-v1:0", boto3_client=client)
     )
     with stubber:
         out = validate_output("search_fetch_summary", call("search_fetch_summary", url=site.url("/a"), lang="hu"))

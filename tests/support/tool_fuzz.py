@@ -178,9 +178,10 @@ def balance(plat: Platform) -> int:
 
 
 def list_price(tool: str, arguments: dict[str, Any]) -> int:
-    """What a call of `tool` with these (valid) arguments is priced at, and reserves before it runs."""
+    """What a call of `tool` with these (valid) arguments is priced at, and reserves before it runs, by the
+    fuzzed router: its settings configure no search provider or LLM (`ToolSpec.free_without_providers`)."""
     spec = SPECS[tool]
-    return spec.price_for(spec.validate(arguments)) if callable(spec.price) else spec.price
+    return spec.price_for(spec.validate(arguments), providers_configured=False)
 
 
 FREE_ANSWERS: dict[str, Callable[[dict[str, Any]], bool]] = {

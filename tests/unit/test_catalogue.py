@@ -47,7 +47,10 @@ def test_a_tool_imports_its_contract_on_its_first_call_only() -> None:
     assert "_contract" in tool.__dict__
     live = load_registry(["research"]).get("research_brief")
     assert live is not None
-    assert tool.price_for(arguments) == live.price_for(arguments)
+    for configured in (False, True):
+        assert tool.price_for(arguments, providers_configured=configured) == live.price_for(
+            arguments, providers_configured=configured
+        )
     with pytest.raises(ToolError, match="invalid arguments for research_brief"):
         tool.validate({"depth": "quick", "surprise": 1})
 

@@ -15,9 +15,10 @@ import respx
 from aws_lambda_powertools.utilities.parameters import base as parameters_base
 from botocore.stub import ANY, Stubber
 
-from mcp_platform.llm import forget_clients, llm_from_env
+from mcp_platform.llm import forget_clients, llm_client
 from mcp_platform.llm.bedrock import TIMED_CLIENTS, BedrockClient
 from mcp_platform.protocol.errors import ToolError
+from mcp_platform.runtime.settings import LlmSettings
 from tests.support.fake_backends import FakeChatModel
 
 if TYPE_CHECKING:
@@ -33,37 +34,36 @@ CONVERSE = {
 CONVERSE_ASKED = {"modelId": "amazon.nova-lite-v1:0", "system": ANY, "messages": ANY, "inferenceConfig": ANY}
 
 
-@pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("LLM_PROVIDER", "LLM_MODEL", "LLM_BASE_URL", "LLM_API_KEY_PARAMETER", "GEMINI_API_KEY_PARAMETER"):
-        monkeypatch.delenv(name, raising=False)
+@pytest.fixture
+def env() -> dict[str, str]:
+    """A function's LLM variables, read as its `LlmSettings` would be (`LlmSettings.model_validate(env)`)."""
+    return {}
 
 
 @pytest.fixture
-def openai_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeChatModel]:
+def openai_env(env: dict[str, str]) -> Iterator[FakeChatModel]:
     with FakeChatModel() as model:
-        for name, value in {"LLM_PROVIDER": "openai", "LLM_BASE_URL": model.base_url, "LLM_MODEL": "m"}.items():
-            monkeypatch.setenv(name, value)
+        env.update({"LLM_PROVIDER": "openai", "LLM_BASE_URL": model.base_url, "LLM_MODEL": "m"})
         yield model  # type: ignore[misc]
 
 
-def test_two_calls_reuse_one_client_and_one_connection(openai_env: FakeChatModel) -> None:
-    first = llm_from_env()
+def test_two_calls_reuse_one_client_and_one_connection(openai_env: FakeChatModel, env: dict[str, str]) -> None:
+    first = llm_client(LlmSettings.model_validate(env))
     first.complete(system="s", user="one")
-    second = llm_from_env()
+    second = llm_client(LlmSettings.model_validate(env))
     second.complete(system="s", user="two")
     assert second is first
     one, two = openai_env.requests
     assert one.client_port == two.client_port != 0  # the second request went over the kept-alive connection
 
 
-def test_a_per_call_timeout_reaches_the_request(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLM_PROVIDER", "openai")
-    monkeypatch.setenv("LLM_MODEL", "m")
-    monkeypatch.setenv("LLM_BASE_URL", "http://llm.test/v1")
+def test_a_per_call_timeout_reaches_the_request(env: dict[str, str]) -> None:
+    env["LLM_PROVIDER"] = "openai"
+    env["LLM_MODEL"] = "m"
+    env["LLM_BASE_URL"] = "http://llm.test/v1"
     with respx.mock() as router:
         route = router.post("http://llm.test/v1/chat/completions").respond(json=REPLY)
-        llm = llm_from_env()
+        llm = llm_client(LlmSettings.model_validate(env))
         llm.complete(system="s", user="u", timeout=3.0)
         llm.complete(system="s", user="u")
         llm.complete(system="s", user="u", timeout=0.4)
@@ -73,50 +73,48 @@ def test_a_per_call_timeout_reaches_the_request(monkeypatch: pytest.MonkeyPatch)
     assert 0.3 < sent[2] <= 0.4
 
 
-def test_a_slow_model_fails_the_call_within_its_timeout(openai_env: FakeChatModel) -> None:
+def test_a_slow_model_fails_the_call_within_its_timeout(openai_env: FakeChatModel, env: dict[str, str]) -> None:
     openai_env.delay = 1.5
     with pytest.raises(ToolError) as info:
-        llm_from_env().complete(system="s", user="u", timeout=0.5)
+        llm_client(LlmSettings.model_validate(env)).complete(system="s", user="u", timeout=0.5)
     assert info.value.code == "upstream_unavailable" and "did not answer in time" in info.value.message
 
 
-def test_changed_provider_settings_give_a_new_client(
-    openai_env: FakeChatModel, monkeypatch: pytest.MonkeyPatch, aws: None
-) -> None:
-    first = llm_from_env()
-    monkeypatch.setenv("LLM_MODEL", "other")
-    by_model = llm_from_env()
+def test_changed_provider_settings_give_a_new_client(openai_env: FakeChatModel, env: dict[str, str], aws: None) -> None:
+    first = llm_client(LlmSettings.model_validate(env))
+    env["LLM_MODEL"] = "other"
+    by_model = llm_client(LlmSettings.model_validate(env))
     assert by_model is not first and by_model.name == "openai/other"
-    monkeypatch.setenv("LLM_BASE_URL", openai_env.base_url + "/")  # the same URL once normalised
-    assert llm_from_env() is by_model
-    monkeypatch.setenv("LLM_BASE_URL", openai_env.origin.replace("127.0.0.1", "localhost") + "/v1")
-    by_base = llm_from_env()
+    env["LLM_BASE_URL"] = openai_env.base_url + "/"  # the same URL once normalised
+    assert llm_client(LlmSettings.model_validate(env)) is by_model
+    env["LLM_BASE_URL"] = openai_env.origin.replace("127.0.0.1", "localhost") + "/v1"
+    by_base = llm_client(LlmSettings.model_validate(env))
     assert by_base is not by_model
     ssm = boto3.client("ssm")
     ssm.put_parameter(Name="/mcp/t/key-a", Value="sk-a", Type="SecureString")
     ssm.put_parameter(Name="/mcp/t/key-b", Value="sk-b", Type="SecureString")
     parameters_base.DEFAULT_PROVIDERS.clear()  # Powertools' SSM provider, made inside moto
-    monkeypatch.setenv("LLM_API_KEY_PARAMETER", "/mcp/t/key-a")
-    keyed = llm_from_env()
+    env["LLM_API_KEY_PARAMETER"] = "/mcp/t/key-a"
+    keyed = llm_client(LlmSettings.model_validate(env))
     assert keyed is not by_base
-    monkeypatch.setenv("LLM_API_KEY_PARAMETER", "/mcp/t/key-b")
-    rotated = llm_from_env()
+    env["LLM_API_KEY_PARAMETER"] = "/mcp/t/key-b"
+    rotated = llm_client(LlmSettings.model_validate(env))
     assert rotated is not keyed
     openai_env.api_key = "sk-b"
     assert rotated.complete(system="s", user="u").text  # the new client carries the new key
     assert openai_env.requests[-1].headers["authorization"] == "Bearer sk-b"
-    monkeypatch.setenv("LLM_PROVIDER", "bedrock")
-    assert isinstance(llm_from_env(), BedrockClient)
+    env["LLM_PROVIDER"] = "bedrock"
+    assert isinstance(llm_client(LlmSettings.model_validate(env)), BedrockClient)
     forget_clients()
-    monkeypatch.setenv("LLM_PROVIDER", "openai")
-    assert llm_from_env() is not rotated  # forgotten: built anew
+    env["LLM_PROVIDER"] = "openai"
+    assert llm_client(LlmSettings.model_validate(env)) is not rotated  # forgotten: built anew
     parameters_base.DEFAULT_PROVIDERS.clear()
 
 
-def test_bedrock_keeps_one_runtime_client_per_whole_second_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLM_PROVIDER", "bedrock")
-    llm = llm_from_env()
-    assert isinstance(llm, BedrockClient) and llm_from_env() is llm
+def test_bedrock_keeps_one_runtime_client_per_whole_second_timeout(env: dict[str, str]) -> None:
+    env["LLM_PROVIDER"] = "bedrock"
+    llm = llm_client(LlmSettings.model_validate(env))
+    assert isinstance(llm, BedrockClient) and llm_client(LlmSettings.model_validate(env)) is llm
     capped = llm.runtime(7.5)
     assert (capped.meta.config.read_timeout, capped.meta.config.retries["total_max_attempts"]) == (7, 1)
     assert llm.runtime(7.9) is capped and llm.runtime(0.2).meta.config.read_timeout == 1
@@ -127,14 +125,14 @@ def test_bedrock_keeps_one_runtime_client_per_whole_second_timeout(monkeypatch: 
     assert llm.runtime(7.5) is not capped  # the least recently used went first: the cache stays small
 
 
-def test_bedrock_calls_go_through_the_client_of_their_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LLM_PROVIDER", "bedrock")
-    llm = llm_from_env()
+def test_bedrock_calls_go_through_the_client_of_their_timeout(env: dict[str, str]) -> None:
+    env["LLM_PROVIDER"] = "bedrock"
+    llm = llm_client(LlmSettings.model_validate(env))
     assert isinstance(llm, BedrockClient)
     with Stubber(llm.runtime(4.0)) as four, Stubber(llm.runtime(None)) as default:
         four.add_response("converse", CONVERSE, CONVERSE_ASKED)
         default.add_response("converse", CONVERSE, CONVERSE_ASKED)
-        assert llm_from_env().complete(system="s", user="u", timeout=4.6).text == "fine"
-        assert llm_from_env().complete(system="s", user="u").text == "fine"
+        assert llm_client(LlmSettings.model_validate(env)).complete(system="s", user="u", timeout=4.6).text == "fine"
+        assert llm_client(LlmSettings.model_validate(env)).complete(system="s", user="u").text == "fine"
         four.assert_no_pending_responses()
         default.assert_no_pending_responses()

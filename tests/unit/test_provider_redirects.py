@@ -24,7 +24,7 @@ def _bouncing(seen: list[httpx.Request], location: str) -> httpx.Client:
 @pytest.mark.parametrize("header", ["X-API-KEY", "x-goog-api-key", "Authorization"])
 def test_a_redirect_to_another_origin_never_carries_the_key(header: str) -> None:
     seen: list[httpx.Request] = []
-    client = keyed_client(BACKEND, {header: "secret-key"}, _bouncing(seen, "https://elsewhere.test/collect"))
+    client = keyed_client(BACKEND, "", {header: "secret-key"}, _bouncing(seen, "https://elsewhere.test/collect"))
     assert request_json(client, "GET", "/v1/search", refused="the key") == {"ok": True}
     first, hop = seen
     assert first.headers.get(header) == "secret-key"
@@ -33,6 +33,6 @@ def test_a_redirect_to_another_origin_never_carries_the_key(header: str) -> None
 
 def test_a_redirect_within_the_origin_keeps_the_key() -> None:
     seen: list[httpx.Request] = []
-    client = keyed_client(BACKEND, {"X-API-KEY": "secret-key"}, _bouncing(seen, "https://api.provider.test/v2/s"))
+    client = keyed_client(BACKEND, "", {"X-API-KEY": "secret-key"}, _bouncing(seen, "https://api.provider.test/v2/s"))
     request_json(client, "GET", "/v1/search", refused="the key")
     assert [r.headers.get("x-api-key") for r in seen] == ["secret-key", "secret-key"]

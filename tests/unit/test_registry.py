@@ -82,8 +82,15 @@ def test_rejects_bad_names_duplicates_and_open_inputs() -> None:
 def test_price_may_depend_on_arguments() -> None:
     spec = _spec(price=lambda args: args.limit * 2)
     assert spec.billed
-    assert spec.price_for(_Args(title="t", limit=3)) == 6
+    assert spec.price_for(_Args(title="t", limit=3), providers_configured=False) == 6
     assert not _spec().billed
+
+
+def test_a_tool_free_without_providers_costs_its_price_only_where_they_are_configured() -> None:
+    spec = _spec(price=7, free_without_providers=True)
+    assert spec.billed
+    assert spec.price_for(_Args(title="t"), providers_configured=False) == 0
+    assert spec.price_for(_Args(title="t"), providers_configured=True) == 7
 
 
 def test_web_package_exports_exactly_its_lazy_names() -> None:

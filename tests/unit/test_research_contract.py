@@ -15,6 +15,8 @@ from mcp_platform.contracts.research import (
     seed,
     seed_schema,
 )
+from mcp_platform.outbound.provider_status import providers_configured
+from mcp_platform.runtime.settings import ProviderSettings
 from tests.support.research import LIVE_SETTINGS
 
 SEED_004_SHA256 = "9e35c0474a5ca99ff86d84317f052b7fe6dbb0f557d0c4bfe566f4560464f5a6"
@@ -54,12 +56,13 @@ def test_inlining_keeps_the_seed_rules() -> None:
 
 
 @pytest.mark.parametrize(("depth", "credits"), [("quick", 25), ("standard", 60), ("deep", 0)])
-def test_brief_price_follows_depth_when_live(depth: str, credits: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_brief_price_follows_depth_when_live(depth: str, credits: int) -> None:
     arguments = ResearchBriefInput(query="why is the sky blue", depth=depth)
-    assert SPECS["research_brief"].price_for(arguments) == 0  # no provider: recordings or the sample, free
-    for name, value in LIVE_SETTINGS.items():
-        monkeypatch.setenv(name, value)
-    assert SPECS["research_brief"].price_for(arguments) == credits
+    live = providers_configured(ProviderSettings.model_validate(LIVE_SETTINGS))
+    assert live and not providers_configured(ProviderSettings())
+    # no provider: recordings or the sample, free
+    assert SPECS["research_brief"].price_for(arguments, providers_configured=False) == 0
+    assert SPECS["research_brief"].price_for(arguments, providers_configured=live) == credits
 
 
 def test_flags_preview_balance_and_free_tools() -> None:

@@ -11,6 +11,8 @@ from botocore.exceptions import ClientError, EndpointConnectionError, ReadTimeou
 
 from mcp_platform.protocol.payloads import ServiceReply, ServiceRequest
 from mcp_router.invoker import LambdaInvoker
+from mcp_router.settings import RouterSettings
+from tests.support.dynamo import router_env
 
 REQUEST = ServiceRequest(tool="fake_a", arguments={"text": "hi"}, account_id="acct", request_id="r1")
 
@@ -53,9 +55,9 @@ def test_a_good_reply_is_parsed_and_the_payload_is_the_documented_one() -> None:
     }
 
 
-def test_function_names_from_env_with_overrides() -> None:
-    env = {"SERVICE_FUNCTION_PREFIX": "st-svc-", "SERVICE_FUNCTION_HELLO": "custom-hello"}
-    invoker = LambdaInvoker.from_env(FakeLambda(None), env)
+def test_function_names_from_settings_with_overrides() -> None:
+    env = router_env(SERVICE_FUNCTION_PREFIX="st-svc-", SERVICE_FUNCTION_HELLO="custom-hello")
+    invoker = LambdaInvoker.of(FakeLambda(None), RouterSettings.from_env(env))
     assert invoker.function_name("hello") == "custom-hello"
     assert invoker.function_name("fetch") == "st-svc-fetch"
 

@@ -136,19 +136,17 @@ def test_read_balance_keeps_only_the_latest_twenty_entries(plat: Platform) -> No
     assert data["balance"] == 35
 
 
-def test_health_needs_no_key_and_says_which_backends_are_active(
-    plat: Platform, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for name in ("SEARCH_PROVIDER", "SEARCH_BASE_URL", "SEARCH_API_KEY_PARAMETER", "LLM_MODEL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LLM_PROVIDER", "openai")
-    monkeypatch.setenv("LLM_BASE_URL", "http://10.0.0.5:11434/v1")
+def test_health_needs_no_key_and_says_which_backends_are_active() -> None:
+    settings = RouterSettings(
+        server_version="1.2.3", llm_provider="openai", llm_base_url="http://10.0.0.5:11434/v1"
+    )  # the router's own settings, not the process environment
+    plat = platform(support.fake_registry(support.fake_spec("fake_paid", price=3)), settings=settings)
     response = plat.request(b"", method="GET", path="/health", key=None)
     assert response.status == 200
     assert body(response) == {
         "status": "ok",
         "version": "1.2.3",
-        "tools": 4,  # the three tools of the test registry and tools_search
+        "tools": 3,  # the two tools of the test registry and tools_search
         "backends": {
             "search": {"provider": "serper", "base_url": "public default", "missing": ["SEARCH_API_KEY_PARAMETER"]},
             "llm": {"provider": "openai", "model": None, "base_url": "configured", "missing": ["LLM_MODEL"]},

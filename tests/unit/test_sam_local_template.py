@@ -12,6 +12,8 @@ from localdev.sam_local import ENV_FILE, SamLocal, sam_local_template
 from localdev.server import LocalSettingError
 from mcp_platform.catalogue.registry import load_registry
 from mcp_router.invoker import LambdaInvoker
+from mcp_router.settings import RouterSettings
+from tests.support.dynamo import router_env
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -92,7 +94,7 @@ def test_the_env_file_names_no_service_function_itself() -> None:
 def test_the_router_reaches_every_service_function_the_stack_has(tmp_path: Path) -> None:
     sam = _sam()
     _, overrides = sam.env_file(4566, tmp_path)
-    invoker = LambdaInvoker.from_env(client=None, env=overrides["RouterFunction"])
+    invoker = LambdaInvoker.of(None, RouterSettings.from_env({**router_env(), **overrides["RouterFunction"]}))
     deployed = {f.logical_id for f in sam.functions()}
     by_service = template.service_functions()
     for service in load_registry().services:

@@ -25,6 +25,7 @@ from mcp_platform.backends.client import (
     BackendClient,
     BackendResponse,
     backend_client,
+    configured_key,
     configured_origin,
     reset_clients,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "PoliteLimiter",
     "ResponseCache",
     "backend_client",
+    "configured_key",
     "configured_origin",
     "describe",
     "provenance",
@@ -64,8 +66,6 @@ def provenance(response: BackendResponse, record_url: str | None = None) -> dict
 
 def describe(name: str, settings: BackendSettings) -> dict[str, Any]:
     """A configured backend as status tools report it, at the origin `settings` give it (no secret is read)."""
-    from mcp_platform.storage.secrets import is_configured
-
     backend = BACKENDS[name]
     info: dict[str, Any] = {
         "api": backend.label,
@@ -75,5 +75,5 @@ def describe(name: str, settings: BackendSettings) -> dict[str, Any]:
         "cache_ttl_s": backend.cache_ttl_s,
     }
     if backend.key_env:
-        info["key_configured"] = is_configured(backend.key_env)
+        info["key_configured"] = bool(configured_key(backend, settings).strip())
     return info

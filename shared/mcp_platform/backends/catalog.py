@@ -10,7 +10,6 @@ Backends are operator-trusted configuration, not caller input: they skip the SSR
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -44,17 +43,17 @@ class Backend:
     timeout_s: float = 10.0
     """Longest single request; each is also cut to what is left of the call's deadline."""
     key_env: str = ""
-    """Environment variable naming the secret (SSM / Secrets Manager) with an optional API key."""
+    """The variable (a settings field in lower case) naming the secret (SSM / Secrets Manager) with an optional
+    API key."""
     key_param: str = ""
     """Query parameter the key travels in."""
 
-    def base_url(self, configured: str | None = None) -> str:
+    def base_url(self, configured: str) -> str:
         """The origin `configured` (empty: the default) without a trailing slash; refuses anything but http(s).
 
-        `configured` is the calling function's setting. None reads the variable `env` from the process
-        environment: the search and LLM providers of `mcp_platform.outbound.provider_http` still do.
+        `configured` is the calling function's setting for `env`.
         """
-        value = ((os.environ.get(self.env) if configured is None else configured) or self.default_url).strip()
+        value = (configured or self.default_url).strip()
         value = value.rstrip("/")
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:

@@ -24,7 +24,7 @@ from mcp_platform.outbound import upstream
 from mcp_platform.protocol import json_text
 from mcp_platform.runtime.observability import logger
 from mcp_platform.runtime.settings import BackendSettings, SettingsError
-from mcp_platform.storage.secrets import is_configured, secret_from_env
+from mcp_platform.storage.secrets import read_secret
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Mapping
@@ -96,7 +96,8 @@ class BackendClient:
         self,
         backend: Backend,
         *,
-        origin: str | None = None,
+        origin: str = "",
+        key_reference: str = "",
         http: httpx.Client | None = None,
         cache: ResponseCache | None = None,
         limiter: PoliteLimiter | None = None,
@@ -106,6 +107,8 @@ class BackendClient:
         self.backend = backend
         self.origin = origin
         """The function's setting for `backend.env` (see `Backend.base_url`)."""
+        self.key_reference = key_reference
+        """The function's setting for `backend.key_env`: where the optional API key is (empty: none)."""
         self._http = http or shared_http()
         self.cache = cache if cache is not None else ResponseCache("")
         self.limiter = limiter or PoliteLimiter(backend.rate_per_s, burst=backend.burst, clock=clock, sleep=sleep)
@@ -219,9 +222,10 @@ class BackendClient:
         raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
     def _key_param(self) -> dict[str, str]:
-        if not (self.backend.key_env and is_configured(self.backend.key_env)):
+        if not self.key_reference:
             return {}
-        return {self.backend.key_param: secret_from_env(self.backend.key_env, f"the {self.backend.label} API key")}
+        what = f"the {self.backend.label} API key"
+        return {self.backend.key_param: read_secret(self.key_reference, setting=self.backend.key_env, what=what)}
 
     def _response(
         self,
@@ -302,21 +306,31 @@ def shared_cache(table: str) -> ResponseCache:
 
 def configured_origin(backend: Backend, settings: BackendSettings) -> str:
     """The function's setting for `backend`'s origin; a function whose settings lack it is a wiring mistake."""
-    field = backend.env.lower()
+    return _declared(settings, backend.env, backend)
+
+
+def configured_key(backend: Backend, settings: BackendSettings) -> str:
+    """The function's setting for where `backend`'s optional API key is; empty for a backend without a key."""
+    return _declared(settings, backend.key_env, backend) if backend.key_env else ""
+
+
+def _declared(settings: BackendSettings, variable: str, backend: Backend) -> str:
+    field = variable.lower()
     if field not in type(settings).model_fields:
-        raise SettingsError(f"{type(settings).__name__} has no {field}: declare {backend.env} for {backend.label}")
+        raise SettingsError(f"{type(settings).__name__} has no {field}: declare {variable} for {backend.label}")
     return str(getattr(settings, field))
 
 
 def backend_client(name: str, settings: BackendSettings) -> BackendClient:
     """The container's client for the configured backend `name` (a key of `BACKENDS`), as `settings` set it."""
     backend = BACKENDS[name]
-    return _client(backend, configured_origin(backend, settings), settings.backend_cache_table)
+    origin, key = configured_origin(backend, settings), configured_key(backend, settings)
+    return _client(backend, origin, key, settings.backend_cache_table)
 
 
 @cache
-def _client(backend: Backend, origin: str, table: str) -> BackendClient:
-    return BackendClient(backend, origin=origin, cache=shared_cache(table))
+def _client(backend: Backend, origin: str, key_reference: str, table: str) -> BackendClient:
+    return BackendClient(backend, origin=origin, key_reference=key_reference, cache=shared_cache(table))
 
 
 def reset_clients() -> None:

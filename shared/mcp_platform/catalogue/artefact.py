@@ -62,6 +62,7 @@ def _entry(spec: ToolSpec) -> dict[str, Any]:
         "price": None if callable(spec.price) else spec.price,
         "price_note": spec.price_note,
         "needs_balance": spec.needs_balance,
+        "free_without_providers": spec.free_without_providers,
         "preview": spec.preview,
         "task_support": spec.task_support,
     }
@@ -86,6 +87,21 @@ _ANNOTATION_FIELDS = {
 }
 
 
+_PLAIN_FIELDS = (
+    "name",
+    "service",
+    "title",
+    "description",
+    "output_schema",
+    "price_note",
+    "needs_balance",
+    "free_without_providers",
+    "preview",
+    "task_support",
+)
+"""The `ToolSpec` fields the artefact holds as they are."""
+
+
 class CataloguedTool(ToolSpec):
     """A `ToolSpec` read from the catalogue: its implementation half is imported on first use.
 
@@ -98,10 +114,8 @@ class CataloguedTool(ToolSpec):
 
     def __init__(self, entry: dict[str, Any]) -> None:  # the dataclass checks ran when the artefact was made
         set_field = object.__setattr__  # ToolSpec is frozen
-        for name in ("name", "service", "title", "description", "output_schema", "price_note", "needs_balance"):
+        for name in _PLAIN_FIELDS:
             set_field(self, name, entry[name])
-        set_field(self, "preview", entry["preview"])
-        set_field(self, "task_support", entry["task_support"])
         annotations = {_ANNOTATION_FIELDS[key]: value for key, value in entry["annotations"].items()}
         set_field(self, "annotations", Annotations(**annotations))
         set_field(self, "_constant_price", entry["price"])
@@ -128,7 +142,7 @@ class CataloguedTool(ToolSpec):
     @property
     def price_label(self) -> str:
         constant: int | None = self.__dict__["_constant_price"]
-        if constant is None:
+        if constant is None or self.free_without_providers:
             return self.price_note or "varies"
         return "free" if constant == 0 else f"{constant}"
 

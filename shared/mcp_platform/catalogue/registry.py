@@ -90,6 +90,9 @@ class ToolSpec:
     price: Price = 0
     needs_balance: bool = False
     """The router reads the caller's balance and passes it (`ServiceContext.balance`); costs one read."""
+    free_without_providers: bool = False
+    """Without a search provider and an LLM configured the tool answers recorded samples, free: the router
+    then prices it 0 and reserves nothing (research; `mcp_platform.outbound.provider_status`)."""
     preview: bool = False
     """Listed and callable only when the deployment enables preview tools (`ENABLE_PREVIEW_TOOLS=1`)."""
     price_note: str = ""
@@ -129,7 +132,7 @@ class ToolSpec:
 
     @property
     def price_label(self) -> str:
-        if callable(self.price):
+        if callable(self.price) or self.free_without_providers:
             return self.price_note or "varies"
         return "free" if self.price == 0 else f"{self.price}"
 
@@ -138,7 +141,10 @@ class ToolSpec:
         """True when the tool may cost credits (a price function counts as billed)."""
         return callable(self.price) or self.price > 0
 
-    def price_for(self, arguments: BaseModel) -> int:
+    def price_for(self, arguments: BaseModel, *, providers_configured: bool) -> int:
+        """The call's price; `providers_configured`: the deployment has a search provider and an LLM."""
+        if self.free_without_providers and not providers_configured:
+            return 0
         return self.price(arguments) if callable(self.price) else self.price
 
     def validate(self, arguments: dict[str, Any] | None) -> BaseModel:

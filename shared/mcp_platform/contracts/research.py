@@ -27,13 +27,6 @@ LOOKUP_PRICE = DEPTH_PRICES["quick"]
 """A source lookup costs what a quick brief does: one search or page, one LLM pass."""
 
 
-def live_price(credits: int) -> int:
-    """`credits` when research runs live, else 0: recorded and sample answers are free, so nothing is reserved."""
-    from mcp_platform.outbound.provider_status import research_is_live  # environment only; loaded when a call is priced
-
-    return credits if research_is_live() else 0
-
-
 @cache
 def seed() -> dict[str, Any]:
     """The seed 004 document, parsed."""
@@ -148,7 +141,8 @@ TOOLS = [
         input_model=ResearchBriefInput,
         output="researchBriefOutput",
         annotations=_WEB,
-        price=lambda arguments: live_price(DEPTH_PRICES[arguments.depth]),
+        price=lambda arguments: DEPTH_PRICES[arguments.depth],
+        free_without_providers=True,
         price_note="25 (quick) or 60 (standard); 0 without a provider",
         task_support="optional",
     ),
@@ -163,7 +157,8 @@ TOOLS = [
         input_model=SourceLookupInput,
         output="sourceLookupOutput",
         annotations=_WEB,
-        price=lambda _arguments: live_price(LOOKUP_PRICE),
+        price=LOOKUP_PRICE,
+        free_without_providers=True,
         price_note="25; 0 without a provider",
     ),
     _tool(

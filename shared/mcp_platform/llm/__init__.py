@@ -1,6 +1,6 @@
 """One interface to an LLM: Gemini (HTTP API), Amazon Bedrock (Converse), OpenAI-compatible servers.
 
-    >>> llm = llm_from_env()            # LLM_PROVIDER=gemini|bedrock|openai; built once per container
+    >>> llm = llm_client(settings())    # the function's LlmSettings (LLM_PROVIDER=gemini|bedrock|openai); kept
     >>> answer = llm.complete(system="Summarize.", user="<page>...</page>", max_tokens=800, timeout=12.0)
     >>> answer.text, answer.input_tokens, answer.output_tokens
     >>> llm.complete(system="Describe.", user="What is shown?", images=[Image(png_bytes, "image/png")])
@@ -14,7 +14,7 @@ Gemini and OpenAI-compatible servers go through the shared backend client (deadl
 from __future__ import annotations
 
 from mcp_platform.llm.base import IMAGE_TYPES, MAX_IMAGE_BYTES, Completion, Image, LlmClient
-from mcp_platform.llm.providers import forget_clients, llm_from_env, llm_settings
+from mcp_platform.llm.providers import forget_clients, llm_client, llm_status
 
 __all__ = [
     "IMAGE_TYPES",
@@ -23,6 +23,6 @@ __all__ = [
     "Image",
     "LlmClient",
     "forget_clients",
-    "llm_from_env",
-    "llm_settings",
+    "llm_client",
+    "llm_status",
 ]

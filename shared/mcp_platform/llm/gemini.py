@@ -20,15 +20,15 @@ BACKEND = provider_backend("gemini", "Gemini", BASE_URL_ENV, DEFAULT_BASE_URLS["
 class GeminiClient:
     """`LlmClient` for Gemini; the key goes in the `x-goog-api-key` header, never the URL.
 
-    The API root up to the version comes from `LLM_BASE_URL` (default
+    The API root up to the version is `base_url`, the function's `LLM_BASE_URL` (empty: the default
     `https://generativelanguage.googleapis.com/v1beta`); each call ends within its `timeout`
     (default 20 s). `http` (tests: a mock transport) replaces the container's shared connection pool.
     """
 
-    def __init__(self, *, api_key: str, model: str, http: httpx.Client | None = None) -> None:
+    def __init__(self, *, api_key: str, model: str, base_url: str = "", http: httpx.Client | None = None) -> None:
         self.name = f"gemini/{model}"
         self._path = f"/models/{model}:generateContent"
-        self._client = keyed_client(BACKEND, {"x-goog-api-key": api_key}, http)
+        self._client = keyed_client(BACKEND, base_url, {"x-goog-api-key": api_key}, http)
 
     def complete(
         self,

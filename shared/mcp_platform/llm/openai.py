@@ -24,16 +24,24 @@ BACKEND = provider_backend("openai", LABEL, BASE_URL_ENV, DEFAULT_BASE_URLS["ope
 
 
 class OpenAiClient:
-    """`LlmClient` for any OpenAI-compatible server at `LLM_BASE_URL` (up to the version: `.../v1`).
+    """`LlmClient` for any OpenAI-compatible server at `base_url`, the function's `LLM_BASE_URL` (up to the
+    version: `.../v1`; empty: OpenAI's own API).
 
     Each call ends within its `timeout` (default 20 s). `http` (tests: a mock transport) replaces
     the container's shared connection pool.
     """
 
-    def __init__(self, *, model: str, api_key: str | None = None, http: httpx.Client | None = None) -> None:
+    def __init__(
+        self, *, model: str, api_key: str | None = None, base_url: str = "", http: httpx.Client | None = None
+    ) -> None:
         self.name = f"openai/{model}"
         self._model = model
-        self._client = keyed_client(BACKEND, {"Authorization": f"Bearer {api_key}"} if api_key else {}, http)
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = keyed_client(BACKEND, base_url, headers, http)
+        # OpenAI itself wants `max_completion_tokens` (its reasoning models refuse `max_tokens`);
+        # the self-hosted servers (Ollama, vLLM, llama.cpp, LM Studio) read `max_tokens`.
+        at_openai = BACKEND.base_url(base_url) == DEFAULT_BASE_URLS["openai"]
+        self._max_tokens_field = "max_completion_tokens" if at_openai else "max_tokens"
 
     def complete(
         self,
@@ -53,7 +61,7 @@ class OpenAiClient:
         body = {
             "model": self._model,
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": content}],
-            _max_tokens_field(): max_tokens,
+            self._max_tokens_field: max_tokens,
             "temperature": temperature,
             "stream": False,
         }
@@ -67,12 +75,6 @@ class OpenAiClient:
         )
         usage = (payload.get("usage") if isinstance(payload, dict) else None) or {}
         return Completion(_text(payload), self.name, usage.get("prompt_tokens"), usage.get("completion_tokens"))
-
-
-def _max_tokens_field() -> str:
-    """OpenAI itself wants `max_completion_tokens` (its reasoning models refuse `max_tokens`);
-    the self-hosted servers (Ollama, vLLM, llama.cpp, LM Studio) read `max_tokens`."""
-    return "max_completion_tokens" if BACKEND.base_url() == DEFAULT_BASE_URLS["openai"] else "max_tokens"
 
 
 def _data_url(image: Image) -> str:

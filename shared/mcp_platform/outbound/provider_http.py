@@ -25,39 +25,45 @@ if TYPE_CHECKING:
 
 
 def provider_backend(name: str, label: str, env: str, default_url: str, *, timeout_s: float = 10.0) -> Backend:
-    """A provider as a `Backend`: its base URL from `env` (else `default_url`), no response cache."""
+    """A provider as a `Backend`: its base URL the setting `env` (else `default_url`), no response cache."""
     return Backend(name, label, env, default_url, rate_per_s=20, burst=10, cache_ttl_s=0, timeout_s=timeout_s)
 
 
-def keyed_client(backend: Backend, headers: Mapping[str, str], http: httpx.Client | None = None) -> BackendClient:
-    """A client whose every request to the provider's origin carries `headers` (the API key).
+def keyed_client(
+    backend: Backend, origin: str, headers: Mapping[str, str], http: httpx.Client | None = None
+) -> BackendClient:
+    """A client of the provider at `origin` (the function's setting; empty: the public default) whose every
+    request to that origin carries `headers` (the API key).
 
-    One per backend and key per container; `http` (tests: a mock transport) builds a fresh client
+    One per backend, origin and key per container; `http` (tests: a mock transport) builds a fresh client
     instead of the shared one. Whatever the client's redirect setting, a request to any other origin
     (a redirect hop) goes without `headers`: httpx itself drops only `Authorization`.
     """
     if http is None:
-        return _shared(backend, tuple(sorted(headers.items())))
+        return _shared(backend, origin, tuple(sorted(headers.items())))
     http.headers.update(headers)
-    http.event_hooks = {**http.event_hooks, "request": [*http.event_hooks["request"], _home_only(backend, headers)]}
-    return BackendClient(backend, http=http)
+    hook = _home_only(backend.base_url(origin), headers)
+    http.event_hooks = {**http.event_hooks, "request": [*http.event_hooks["request"], hook]}
+    return BackendClient(backend, origin=origin, http=http)
 
 
 @cache
-def _shared(backend: Backend, headers: tuple[tuple[str, str], ...]) -> BackendClient:
+def _shared(backend: Backend, origin: str, headers: tuple[tuple[str, str], ...]) -> BackendClient:
     import httpx  # with the first provider client, not at init (~20 ms of a service's cold start)
 
-    hook = _home_only(backend, dict(headers))
-    return BackendClient(backend, http=httpx.Client(headers=dict(headers), event_hooks={"request": [hook]}))
+    hook = _home_only(backend.base_url(origin), dict(headers))
+    client = httpx.Client(headers=dict(headers), event_hooks={"request": [hook]})
+    return BackendClient(backend, origin=origin, http=client)
 
 
-def _home_only(backend: Backend, headers: Mapping[str, str]) -> Callable[[httpx.Request], None]:
+def _home_only(base_url: str, headers: Mapping[str, str]) -> Callable[[httpx.Request], None]:
     """A request hook (httpx runs it for every redirect hop) removing `headers` off the provider's origin."""
 
     import httpx
 
+    home = httpx.URL(base_url)
+
     def strip(request: httpx.Request) -> None:
-        home = httpx.URL(backend.base_url())
         if (request.url.scheme, request.url.host, request.url.port) != (home.scheme, home.host, home.port):
             for name in headers:
                 request.headers.pop(name, None)

@@ -155,7 +155,7 @@ class SearchProviderSettings(FunctionSettings):
 
 
 class LlmSettings(FunctionSettings):
-    """Functions that call the LLM (`mcp_platform.llm`, which reads these variables by name)."""
+    """Functions that call the LLM (`mcp_platform.llm.llm_client`)."""
 
     OPTIONAL_ENV = frozenset({"gemini_model"})
 
@@ -169,6 +169,10 @@ class LlmSettings(FunctionSettings):
     gemini_api_key_parameter: str = ""
     bedrock_model_id: str = ""
     gemini_model: str = ""
+
+
+class ProviderSettings(SearchProviderSettings, LlmSettings):
+    """Functions that search and ask the LLM, or report on both (`mcp_platform.outbound.provider_status`)."""
 
 
 def settings_of[S: FunctionSettings](model: type[S]) -> functools._lru_cache_wrapper[S]:

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from mcp_platform.outbound.provider_http import keyed_client, provider_backend, request_json
 from mcp_platform.protocol.errors import ToolError
-from mcp_platform.search.settings import (
+from mcp_platform.search.configuration import (
     BASE_URL_ENV,
     DEFAULT_BASE_URLS,
     KEY_ENV,
@@ -29,13 +29,14 @@ from mcp_platform.search.settings import (
     base_url,
     provider_name,
 )
-from mcp_platform.storage.secrets import NOT_CONFIGURED, MissingSettingError, secret_from_env
+from mcp_platform.storage.secrets import NOT_CONFIGURED, MissingSettingError, read_secret
 
 if TYPE_CHECKING:
     import httpx
 
     from mcp_platform.backends import Backend
     from mcp_platform.contracts.search import SearchInput
+    from mcp_platform.runtime.settings import SearchProviderSettings
 
 Vertical = Literal["web", "news"]
 DEFAULT_GL, DEFAULT_HL = "us", "en"
@@ -111,15 +112,15 @@ def _clean(text: Any) -> str:
 class ApiProvider:
     """A provider reached over HTTP through the shared backend client; subclasses say how to ask and read.
 
-    The origin is `SEARCH_BASE_URL` (read on every call), else the provider's public default.
+    The origin is `base_url`, the function's `SEARCH_BASE_URL` (empty: the provider's public default).
     """
 
     name: ClassVar[str]
     refused: ClassVar[str] = f"check the API key in the parameter named by {KEY_ENV}"
     """What a 401/403 tells the operator to check."""
 
-    def __init__(self, api_key: str | None, http: httpx.Client | None = None) -> None:
-        self._client = keyed_client(self.backend(), self.key_headers(api_key or ""), http)
+    def __init__(self, api_key: str | None, http: httpx.Client | None = None, *, base_url: str = "") -> None:
+        self._client = keyed_client(self.backend(), base_url, self.key_headers(api_key or ""), http)
 
     @classmethod
     def backend(cls) -> Backend:
@@ -310,15 +311,16 @@ PROVIDERS: dict[str, type[ApiProvider]] = {
 }
 
 
-def provider_from_env(client: httpx.Client | None = None) -> SearchProvider:
-    """The configured provider with its key; raises `provider_not_configured` naming what is missing."""
-    name = provider_name()
+def search_provider(settings: SearchProviderSettings, client: httpx.Client | None = None) -> SearchProvider:
+    """The provider `settings` configure, with its key; raises `provider_not_configured` naming what is missing."""
+    name = provider_name(settings)
     if name not in PROVIDERS:
         raise ToolError(f"{PROVIDER_ENV} must be one of {sorted(PROVIDERS)}, not {name!r}", NOT_CONFIGURED)
     provider = PROVIDERS[name]
-    if not base_url():
+    if not base_url(settings):
         raise MissingSettingError(
             BASE_URL_ENV, f"the {name} search URL", holds="the instance's base URL (e.g. http://127.0.0.1:8888)"
         )
-    key = secret_from_env(KEY_ENV, f"the {name} search API key") if NEEDS_KEY[name] else None
-    return provider(key, client)
+    what = f"the {name} search API key"
+    key = read_secret(settings.search_api_key_parameter, setting=KEY_ENV, what=what) if NEEDS_KEY[name] else None
+    return provider(key, client, base_url=settings.search_base_url.strip())

@@ -1,14 +1,13 @@
 """API keys and other secrets: read from SSM Parameter Store or Secrets Manager, never from code.
 
-An environment variable names *where* the secret is, never the secret itself:
+A setting names *where* the secret is, never the secret itself:
 `SEARCH_API_KEY_PARAMETER=/mcp/prod/serper-key` (an SSM SecureString) or
-`SEARCH_API_KEY_PARAMETER=secretsmanager:mcp/prod/serper` (a Secrets Manager secret). Values are
-cached per container by Powertools Parameters for `max_age` seconds and are never logged.
+`SEARCH_API_KEY_PARAMETER=secretsmanager:mcp/prod/serper` (a Secrets Manager secret). The function's
+settings model holds that reference (`search_api_key_parameter`) and passes it to `read_secret`.
+Values are cached per container by Powertools Parameters for `max_age` seconds and are never logged.
 """
 
 from __future__ import annotations
-
-import os
 
 from mcp_platform.protocol.errors import ErrorCode, ToolError
 
@@ -31,23 +30,19 @@ class MissingSettingError(ToolError):
         self.setting = setting
 
 
-def is_configured(env_name: str) -> bool:
-    """True when the environment variable naming the secret is set (the secret itself is not read)."""
-    return bool(os.environ.get(env_name, "").strip())
+def read_secret(reference: str, *, setting: str, what: str, max_age: int = 300) -> str:
+    """The secret at `reference`, the value of the setting named `setting` (which messages name).
 
-
-def secret_from_env(env_name: str, what: str, *, max_age: int = 300) -> str:
-    """The secret that the environment variable `env_name` points to.
-
-    Raises `MissingSettingError` when the variable is unset and `ToolError(upstream_unavailable)`
-    when the parameter cannot be read; the message names the variable, never the value.
+    Raises `MissingSettingError` when `reference` is empty and `ToolError(upstream_unavailable)`
+    when the parameter cannot be read; the message names the setting, never the value.
 
     Examples:
-        >>> key = secret_from_env("SEARCH_API_KEY_PARAMETER", "the search provider's API key")
+        >>> key = read_secret(settings().search_api_key_parameter, setting="SEARCH_API_KEY_PARAMETER",
+        ...                   what="the search provider's API key")
     """
-    ref = os.environ.get(env_name, "").strip()
+    ref = reference.strip()
     if not ref:
-        raise MissingSettingError(env_name, what)
+        raise MissingSettingError(setting, what)
     # Imported with the first secret read: Powertools Parameters pulls in boto3 and s3transfer
     # (~60 ms), which every service importing this module would otherwise pay at init.
     from aws_lambda_powertools.utilities import parameters
@@ -59,6 +54,6 @@ def secret_from_env(env_name: str, what: str, *, max_age: int = 300) -> str:
             value = parameters.get_parameter(ref, decrypt=True, max_age=max_age)
     except parameters.exceptions.GetParameterError:
         raise ToolError(
-            f"{what} could not be read from the parameter named by {env_name}", ErrorCode.UPSTREAM_UNAVAILABLE
+            f"{what} could not be read from the parameter named by {setting}", ErrorCode.UPSTREAM_UNAVAILABLE
         ) from None
     return value.strip() if isinstance(value, str) else str(value)

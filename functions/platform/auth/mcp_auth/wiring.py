@@ -1,8 +1,7 @@
-"""Build the authorization server from the environment (AWS, or the local default's moto)."""
+"""Build the authorization server from its settings (AWS, or the local default's moto)."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 from mcp_auth.app import auth_app
@@ -27,7 +26,8 @@ if TYPE_CHECKING:
     from starlette.applications import Starlette
 
 
-def app_from_env(env: Mapping[str, str] = os.environ) -> Starlette:
+def app_from_env(env: Mapping[str, str] | None = None) -> Starlette:
+    """`app_from_settings` over `AuthSettings.from_env(env)` (None: the process environment)."""
     return app_from_settings(AuthSettings.from_env(env))
 
 

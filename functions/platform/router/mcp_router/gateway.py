@@ -16,6 +16,7 @@ import orjson
 from mcp_platform.billing.usage import MemoryLedgerHistory
 from mcp_platform.catalogue import discovery, generated_docs
 from mcp_platform.catalogue.profiles import ALL, connection_profile
+from mcp_platform.outbound.provider_status import provider_status, providers_configured
 from mcp_platform.protocol.ids import request_id as new_request_id
 from mcp_platform.protocol.jsonrpc import (
     HEADER_MISMATCH,
@@ -73,6 +74,7 @@ class Gateway:
             deps.invoker,
             preview_tools=deps.settings.enable_preview_tools,
             service_timeout_s=deps.settings.service_timeout_seconds,
+            providers_configured=providers_configured(deps.settings),
             clock=deps.clock,
         )
         history = deps.history or MemoryLedgerHistory(deps.ledger)
@@ -113,8 +115,6 @@ class Gateway:
     # -- plain HTTP endpoints
 
     def _health(self, _request: HttpRequest) -> HttpResponse:
-        from mcp_platform.outbound.provider_status import provider_status  # environment only; loaded when asked
-
         return HttpResponse.json(
             {
                 "status": "ok",
@@ -122,7 +122,7 @@ class Gateway:
                 # What tools/list returns to an account approved for every service, tools_search included.
                 "tools": sum(self._settings.enable_preview_tools or not spec.preview for spec in self._deps.registry)
                 + len(MetaTools.listed(ALL)),
-                "backends": provider_status(),
+                "backends": provider_status(self._settings),
             }
         )
 

@@ -8,7 +8,6 @@ so the caller has one path: an error reply is refunded.
 from __future__ import annotations
 
 import math
-import os
 from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -24,6 +23,8 @@ from mcp_platform.storage.aws import configured_client, one_attempt
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    from mcp_router.settings import RouterSettings
 
 
 class Invoker(Protocol):
@@ -89,15 +90,11 @@ class LambdaInvoker:
         self._client_for_timeout = client_for_timeout
 
     @classmethod
-    def from_env(
-        cls, client: Any, env: Mapping[str, str] = os.environ, client_for_timeout: Callable[[int], Any] | None = None
+    def of(
+        cls, client: Any, settings: RouterSettings, client_for_timeout: Callable[[int], Any] | None = None
     ) -> LambdaInvoker:
-        overrides = {
-            key.removeprefix("SERVICE_FUNCTION_").lower(): value
-            for key, value in env.items()
-            if key.startswith("SERVICE_FUNCTION_") and key != "SERVICE_FUNCTION_PREFIX"
-        }
-        return cls(client, env.get("SERVICE_FUNCTION_PREFIX", ""), overrides, client_for_timeout)
+        """The invoker of the functions `settings` name (`service_function_prefix`, `service_functions`)."""
+        return cls(client, settings.service_function_prefix, settings.service_functions, client_for_timeout)
 
     def function_name(self, service: str) -> str:
         return self._overrides.get(service, f"{self._prefix}{service}")

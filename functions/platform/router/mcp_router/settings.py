@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import os
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from mcp_platform.auth.signup import SignupMode
-from mcp_platform.runtime.settings import LedgerSettings, LlmSettings, SearchProviderSettings, csv_items
+from mcp_platform.runtime.settings import LedgerSettings, ProviderSettings, csv_items
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+SERVICE_FUNCTION = "SERVICE_FUNCTION_"
+"""`SERVICE_FUNCTION_<SERVICE>=<function name>` names one service's function outright (`make sam-local`)."""
 
 
-class RouterSettings(SearchProviderSettings, LlmSettings, LedgerSettings):
+class RouterSettings(ProviderSettings, LedgerSettings):
     """The router's own variables, plus the search and LLM providers' that `/health` reports on."""
 
     OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset(
@@ -29,6 +36,7 @@ class RouterSettings(SearchProviderSettings, LlmSettings, LedgerSettings):
             "staging_bucket",
             "oauth_table",
             "authorization_server_url",
+            "service_functions",
         }
     )
 
@@ -41,6 +49,9 @@ class RouterSettings(SearchProviderSettings, LlmSettings, LedgerSettings):
     staging_bucket: str = ""
     """Where task replies over the item size limit go."""
     service_function_prefix: str = ""
+    service_functions: dict[str, str] = Field(default_factory=dict)
+    """Service -> function name, from the `SERVICE_FUNCTION_<SERVICE>` variables (`from_env`); the others are
+    `service_function_prefix` + service. Only `make sam-local` sets them: its functions keep their logical ids."""
     oauth_table: str = ""
     """OAuth grants (codes, tokens, connected apps); empty: the router accepts API keys only."""
 
@@ -76,6 +87,17 @@ class RouterSettings(SearchProviderSettings, LlmSettings, LedgerSettings):
     """Longest a task's event may wait in Lambda's queue (template TaskEventMaxAgeSeconds): part of its deadline."""
     task_result_wait_seconds: float = 20.0
     """How long `tasks/result` waits for a working task; under the router's own 29 s."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Self:
+        """The router's settings, with `service_functions` gathered from `SERVICE_FUNCTION_<SERVICE>`."""
+        source = dict(os.environ if env is None else env)
+        named = {
+            key.removeprefix(SERVICE_FUNCTION).lower(): value
+            for key, value in source.items()
+            if key.startswith(SERVICE_FUNCTION) and key != "SERVICE_FUNCTION_PREFIX"
+        }
+        return super().from_env(source).model_copy(update={"service_functions": named})
 
     @field_validator("allowed_origins", "allowed_hosts", mode="before")
     @classmethod

@@ -64,6 +64,7 @@ class ToolCaller:
         *,
         preview_tools: bool = False,
         service_timeout_s: float = 25.0,
+        providers_configured: bool = False,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._registry = registry
@@ -71,6 +72,8 @@ class ToolCaller:
         self._invoker = invoker
         self._preview = preview_tools
         self._service_timeout = service_timeout_s
+        self._providers_configured = providers_configured
+        """The deployment has a search provider and an LLM (`ToolSpec.free_without_providers`)."""
         self._clock = clock
 
     def visible(self, spec: ToolSpec, principal: Principal) -> bool:
@@ -157,7 +160,7 @@ class ToolCaller:
             validated, arguments_json = _wire(arguments)
         except ToolError as exc:
             return ServiceReply(structured_content=exc.to_object())
-        price = spec.price_for(arguments)
+        price = spec.price_for(arguments, providers_configured=self._providers_configured)
         account_id = ctx.principal.account_id
         # Read before reserving: the service sees the balance before this call, as ServiceRequest documents.
         balance = self._calls.ledger.balance(account_id) if spec.needs_balance else None

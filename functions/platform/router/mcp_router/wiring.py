@@ -1,9 +1,8 @@
-"""Build the router's dependencies from the environment (AWS, or the local default's moto)."""
+"""Build the router's dependencies from its settings (AWS, or the local default's moto)."""
 
 from __future__ import annotations
 
 import math
-import os
 from typing import TYPE_CHECKING
 
 from mcp_platform.auth.accounts import AccountAdmin, SignupDesk
@@ -24,10 +23,11 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 
-def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str] = os.environ) -> Dependencies:
+def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str] | None = None) -> Dependencies:
     """DynamoDB stores named by the router's settings; services invoked through Lambda unless `invoker` is given.
 
-    `RouterSettings.from_env` refuses an environment missing any of the router's template variables.
+    The settings are `RouterSettings.from_env(env)` (None: the process environment), which refuses an
+    environment missing any of the router's template variables.
     """
     settings = RouterSettings.from_env(env)
     ddb = client("dynamodb")
@@ -35,7 +35,7 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
     store = DynamoAccountStore(ddb, settings.accounts_table, settings.api_keys_table)
     if invoker is None:
         default = invoke_client(math.floor(settings.service_timeout_seconds) + 1)
-        invoker = LambdaInvoker.from_env(default, env, invoke_client)
+        invoker = LambdaInvoker.of(default, settings, invoke_client)
     registry = load_catalogue()
     ledger = build_ledger(settings, ddb)
     signups = SignupDesk(

@@ -24,7 +24,7 @@ from mcp_platform.contracts.promptguard import (
     CanaryPlantOutput,
     CanaryVerifyOutput,
 )
-from mcp_platform.storage.secrets import MissingSettingError, is_configured, secret_from_env
+from mcp_platform.storage.secrets import MissingSettingError, read_secret
 from promptguard_service.normalize import SUBSTITUTIONS, decoded_segments
 from promptguard_service.settings import settings
 
@@ -41,8 +41,8 @@ _INSTRUCTIONS = {
 
 
 def _secret() -> bytes:
-    if is_configured(SECRET_PARAMETER_ENV):
-        return secret_from_env(SECRET_PARAMETER_ENV, "the canary secret").encode()
+    if reference := settings().promptguard_canary_secret_parameter:
+        return read_secret(reference, setting=SECRET_PARAMETER_ENV, what="the canary secret").encode()
     local = settings().promptguard_canary_secret
     if local:
         return local.encode()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform.contracts.research import DEPTH_PRICES, SCHEMA_VERSION, live_price
+from mcp_platform.contracts.research import DEPTH_PRICES, SCHEMA_VERSION
 from mcp_platform.outbound.provider_status import provider_status
+from research_service.settings import settings
 
 if TYPE_CHECKING:
     from mcp_platform.contracts.research import CreditsInput
@@ -33,7 +34,7 @@ def credits(_arguments: CreditsInput, ctx: ServiceContext) -> dict[str, Any]:
     live, with which backends, and which settings are missing for live research.
     """
     balance = ctx.balance
-    backends = provider_status()
+    backends = provider_status(settings())
     live = not backends["missing"]
     return {
         "schema_version": SCHEMA_VERSION,
@@ -45,7 +46,7 @@ def credits(_arguments: CreditsInput, ctx: ServiceContext) -> dict[str, Any]:
         "break_glass": False,
         "research": {
             "mode": "live" if live else "sample",
-            "prices": {depth: live_price(DEPTH_PRICES[depth]) for depth in BILLED_DEPTHS},
+            "prices": {depth: DEPTH_PRICES[depth] if live else 0 for depth in BILLED_DEPTHS},
             "live_prices": {depth: DEPTH_PRICES[depth] for depth in BILLED_DEPTHS},
             **backends,
         },

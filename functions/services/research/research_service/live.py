@@ -11,12 +11,12 @@ so in `meta.mode`.
 
 from __future__ import annotations
 
-from mcp_platform.llm import llm_from_env
+from mcp_platform.llm import llm_client
 from mcp_platform.outbound.provider_http import deadline_in
-from mcp_platform.outbound.provider_status import research_is_live
+from mcp_platform.outbound.provider_status import providers_configured
 from mcp_platform.protocol.errors import ToolError
 from mcp_platform.runtime.observability import logger
-from mcp_platform.search import SearchQuery, provider_from_env
+from mcp_platform.search.providers import SearchQuery, search_provider
 from mcp_platform.web import FetchLimits, WebErrorCode, fetch_page
 from research_service.envelope import utc_now
 from research_service.ports import (
@@ -35,7 +35,7 @@ _BLOCKED = frozenset({WebErrorCode.ROBOTS_DISALLOWED, WebErrorCode.URL_NOT_ALLOW
 
 def live_backends() -> Backends | None:
     """The live backends when provider keys are configured, else None (no secret is read here)."""
-    if not research_is_live():
+    if not providers_configured(settings()):
         return None
     return Backends("live", ProviderSearcher(), GuardedFetcher(), PlatformLlm())
 
@@ -45,7 +45,7 @@ class ProviderSearcher:
 
     def search(self, query: str, num: int, timeout: float) -> list[SearchHit]:
         try:
-            found = provider_from_env().search("web", SearchQuery(q=query, num=num), deadline_in(timeout))
+            found = search_provider(settings()).search("web", SearchQuery(q=query, num=num), deadline_in(timeout))
         except ToolError as exc:
             raise UpstreamError(exc.message) from None
         return [
@@ -86,7 +86,7 @@ class PlatformLlm:
 
     def complete(self, system: str, prompt: str, max_tokens: int, timeout: float) -> LlmReply:
         try:
-            answer = llm_from_env().complete(system=system, user=prompt, max_tokens=max_tokens, timeout=timeout)
+            answer = llm_client(settings()).complete(system=system, user=prompt, max_tokens=max_tokens, timeout=timeout)
         except ToolError as exc:
             raise UpstreamError(exc.message) from None
         logger.info(

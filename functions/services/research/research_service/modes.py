@@ -19,6 +19,7 @@ from mcp_platform.outbound.provider_status import provider_status
 from research_service.envelope import SAMPLE_PATH, Envelope, FailGate, answer, utc_now
 from research_service.live import live_backends
 from research_service.recorded import RECORDINGS, find_golden, replay
+from research_service.settings import settings
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 def _sample_notice() -> tuple[str, str]:
     """The tldr prefix and the first gap of a sample answer, naming the settings that make research live."""
-    missing = ", ".join(provider_status()["missing"])
+    missing = ", ".join(provider_status(settings())["missing"])
     tldr = (
         "Fixed sample, not an answer to your question (no research provider is configured; "
         f"set {missing} for live research). "

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from mcp_platform.runtime.settings import LlmSettings, SearchProviderSettings, TaskSettings, WebSettings, settings_of
+from mcp_platform.runtime.settings import ProviderSettings, TaskSettings, WebSettings, settings_of
 
 
-class Settings(WebSettings, SearchProviderSettings, LlmSettings, TaskSettings):
+class Settings(WebSettings, ProviderSettings, TaskSettings):
     pass
 
 

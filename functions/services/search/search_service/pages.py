@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform.llm import llm_from_env
+from mcp_platform.llm import llm_client
 from mcp_platform.storage.table_cache import cache_key
 from mcp_platform.web import FetchLimits, fetch_page, paginate
 from search_service.language import is_hungarian
@@ -65,7 +65,7 @@ def summary_language(lang: str | None, focus: str | None, page_text: str) -> str
 
 
 def search_fetch_summary(arguments: SearchSummaryInput, ctx: ServiceContext) -> dict[str, Any]:
-    llm = llm_from_env()  # fails first, and free, when the LLM is not configured
+    llm = llm_client(settings())  # fails first, and free, when the LLM is not configured
     page, page_cached = _page(arguments.url, False, ctx)
     lang = summary_language(arguments.lang, arguments.focus, page["content"])
     key = cache_key("summary", llm.name, arguments.url, lang, arguments.focus or "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from mcp_platform.search import SearchQuery, Vertical, provider_from_env
+from mcp_platform.search.providers import SearchQuery, Vertical, search_provider
 from mcp_platform.storage.table_cache import TableCache, cache_key
 from search_service.cache import JsonCache
 from search_service.settings import settings
@@ -35,7 +35,7 @@ def search_news(arguments: SearchInput, ctx: ServiceContext) -> dict[str, Any]:
 
 def _search(vertical: Vertical, arguments: SearchInput, ctx: ServiceContext) -> dict[str, Any]:
     query = SearchQuery.from_input(arguments)
-    provider = provider_from_env()
+    provider = search_provider(settings())
     key = cache_key("search", provider.name, vertical, query)
     if vertical == "web" and (hit := store().get(key)):
         return {**hit, "cached": True}

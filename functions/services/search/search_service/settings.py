@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from mcp_platform.runtime.settings import LlmSettings, SearchProviderSettings, WebSettings, settings_of
+from mcp_platform.runtime.settings import ProviderSettings, WebSettings, settings_of
 
 
-class Settings(WebSettings, SearchProviderSettings, LlmSettings):
+class Settings(WebSettings, ProviderSettings):
     OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"search_cache_ttl_seconds", "page_cache_ttl_seconds"})
 
     cache_table: str = ""

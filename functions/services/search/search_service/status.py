@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_platform.catalogue.registry import load_registry
 from mcp_platform.outbound.provider_status import provider_status
-from mcp_platform.search import DEFAULT_GL, DEFAULT_HL, PROVIDERS
+from mcp_platform.search.providers import DEFAULT_GL, DEFAULT_HL, PROVIDERS
 from search_service.pages import page_ttl
 from search_service.results import results_ttl
 from search_service.settings import settings
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def search_status(_arguments: StatusInput, _ctx: ServiceContext) -> dict[str, Any]:
     """No network call and no secret read: only whether each setting is present."""
-    backends = provider_status()
+    backends = provider_status(settings())
     search, llm = backends["search"], backends["llm"]
     return {
         "ok": True,

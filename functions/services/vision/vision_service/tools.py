@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mcp_platform.contracts.vision import MAX_IMAGE_BYTES, DescribeOutput, LabelsOutput, OcrOutput, VisionStatus
-from mcp_platform.llm import Image, llm_from_env, llm_settings
+from mcp_platform.llm import Image, llm_client, llm_status
 from mcp_platform.protocol.errors import ToolError
 from vision_service import backends, images
 from vision_service.settings import settings
@@ -23,7 +23,7 @@ _LENGTH = {"brief": ("In about two sentences: ", 200), "detailed": ("In one thor
 
 
 def vision_describe(arguments: DescribeInput, ctx: ServiceContext) -> DescribeOutput:
-    llm = llm_settings()
+    llm = llm_status(settings())
     if llm["missing"]:
         raise ToolError(
             f"vision_describe: no vision model is configured (set {', '.join(llm['missing'])})",
@@ -34,7 +34,7 @@ def vision_describe(arguments: DescribeInput, ctx: ServiceContext) -> DescribeOu
     data, media_type = picture.png_or_jpeg()
     lead, max_tokens = _LENGTH[arguments.detail]
     question = arguments.prompt or "describe this image."
-    answer = llm_from_env().complete(
+    answer = llm_client(settings()).complete(
         system=SYSTEM,
         user=lead + question,
         images=[Image(data, media_type)],
@@ -72,7 +72,7 @@ def vision_ocr(arguments: OcrInput, ctx: ServiceContext) -> OcrOutput:
 
 
 def vision_status(_arguments: StatusInput, _ctx: ServiceContext) -> VisionStatus:
-    llm = llm_settings()
+    llm = llm_status(settings())
     missing = list(llm["missing"])
     labels = settings().vision_labels_engine
     if labels != "rekognition":

@@ -28,7 +28,7 @@ from mcp_platform.protocol import json_text
 from mcp_platform.protocol.errors import ErrorCode, ToolError
 from mcp_platform.storage import staging_store
 from mcp_platform.storage.aws import configured_client
-from mcp_platform.storage.secrets import is_configured, secret_from_env
+from mcp_platform.storage.secrets import read_secret
 from whisper_service.audio import RATE
 from whisper_service.settings import DEFAULT_OPENAI_URL, settings
 
@@ -176,7 +176,7 @@ class OpenAiCompatible:
 
     def missing(self) -> list[str]:
         base = settings().whisper_base_url
-        needs_key = base.rstrip("/") == DEFAULT_OPENAI_URL and not is_configured(KEY_ENV)
+        needs_key = base.rstrip("/") == DEFAULT_OPENAI_URL and not settings().whisper_api_key_parameter
         return [KEY_ENV] if needs_key else []
 
     def transcribe(self, recording: Recording, language: str | None, ctx: ServiceContext) -> Transcript:
@@ -185,8 +185,9 @@ class OpenAiCompatible:
                 f"whisper: set {missing[0]} (the endpoint's API key)", NOT_CONFIGURED, missing_setting=missing[0]
             )
         base = settings().whisper_base_url.rstrip("/")
-        configured = is_configured(KEY_ENV)
-        headers = {"Authorization": f"Bearer {secret_from_env(KEY_ENV, 'transcription API key')}"} if configured else {}
+        reference = settings().whisper_api_key_parameter
+        key = read_secret(reference, setting=KEY_ENV, what="the transcription API key") if reference else None
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
         form = {"model": settings().whisper_model, "response_format": "verbose_json"}
         if language:
             form["language"] = language.split("-")[0].lower()
