@@ -35,7 +35,9 @@ def speech_wav(text: str) -> bytes:
 
 
 def call(app: ServiceApp, tool: str, seconds: float = 60.0, **arguments: Any) -> dict[str, Any]:
-    ctx = ServiceContext(account_id=ACCOUNT, request_id="r1", deadline_epoch=time.time() + seconds)
+    ctx = ServiceContext(
+        account_id=ACCOUNT, request_id="r1", deadline_epoch=time.time() + seconds, staging_bucket=app.staging_bucket
+    )
     payload = {"tool": tool, "arguments": arguments, "account_id": ACCOUNT, "request_id": "r1"}
     return app.handle(payload, ctx).structured_content
 

@@ -18,15 +18,16 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from mcp_platform.protocol.binary import STAGED_OBJECT_SCHEMA, binary_input, stage_output
 from mcp_platform.protocol.errors import ToolError
 from mcp_platform.runtime.service import ServiceContext
-from mcp_platform.storage import staging_store
-from staging_support import staging_bucket  # noqa: F401 - fixture
+from mcp_platform.web.addresses import AddressPolicy
+from staging_support import BUCKET, service_store, staging_bucket  # noqa: F401 - fixture
+from tests.support.ssrf import LOOPBACK, use_policy
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x01" * 40
-CTX = ServiceContext(account_id="acct_a", request_id="r1")
-OTHER = ServiceContext(account_id="acct_b", request_id="r2")
+CTX = ServiceContext(account_id="acct_a", request_id="r1", staging_bucket=BUCKET)
+OTHER = ServiceContext(account_id="acct_b", request_id="r2", staging_bucket=BUCKET)
 
 
 class Args(BaseModel):
@@ -65,7 +66,7 @@ def test_large_images_are_not_inlined_and_type_is_rechecked() -> None:
 
 @pytest.mark.usefixtures("staging_bucket")
 def test_staged_object_over_cap_refused() -> None:
-    obj = staging_store.default_store().put("acct_a", b"\x89PNG\r\n\x1a\n" + b"0" * 2000, "image/png")
+    obj = service_store().put("acct_a", b"\x89PNG\r\n\x1a\n" + b"0" * 2000, "image/png")
     with pytest.raises(ToolError) as info:
         Args(image=obj.id).image.load(CTX)
     assert "at most 1024" in info.value.message
@@ -107,8 +108,8 @@ def test_url_goes_through_the_web_guard_and_names_the_argument(
 ) -> None:
     # The SSRF rules themselves are tested in test_web_fetch / test_web_addresses; here: binary uses them.
     # A hostname passes the input model; its address is checked when the download connects.
-    monkeypatch.delenv("SSRF_ALLOW_LOOPBACK", raising=False)
-    monkeypatch.setenv("SSRF_ALLOWED_PORTS", file_server.rsplit(":", 1)[1])  # the port rule is not what is tested
+    port = int(file_server.rsplit(":", 1)[1])
+    use_policy(monkeypatch, AddressPolicy(extra_ports=frozenset({port})))  # the port rule is not what is tested
     with pytest.raises(ToolError) as info:
         Args(image=file_server.replace("127.0.0.1", "localhost") + "/a.png").image.load(CTX)
     assert info.value.code == "url_not_allowed"
@@ -118,20 +119,20 @@ def test_url_goes_through_the_web_guard_and_names_the_argument(
 
 @pytest.mark.parametrize("url", ["http://10.0.0.1/a.png", "http://169.254.169.254/", "http://user:pw@example.com/a"])
 def test_url_refused_by_the_input_model_before_any_charge(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SSRF_ALLOW_LOOPBACK", "1")
+    use_policy(monkeypatch, LOOPBACK)
     with pytest.raises(ValidationError) as info:
         Args(image=url)
     assert info.value.errors()[0]["loc"] == ("image",)
 
 
 def test_url_fetched_with_redirect_when_loopback_allowed(file_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SSRF_ALLOW_LOOPBACK", "1")
+    use_policy(monkeypatch, LOOPBACK)
     blob = Args(image=f"{file_server}/redirect").image.load(CTX)
     assert (blob.data, blob.media_type, blob.filename) == (PNG, "image/png", "a.png")
 
 
 def test_url_over_the_arguments_cap_refused(file_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SSRF_ALLOW_LOOPBACK", "1")
+    use_policy(monkeypatch, LOOPBACK)
     with pytest.raises(ToolError) as info:
         Args(image=f"{file_server}/big.png").image.load(CTX)
     assert info.value.code == "too_large"
@@ -140,7 +141,7 @@ def test_url_over_the_arguments_cap_refused(file_server: str, monkeypatch: pytes
 
 
 def test_url_of_the_wrong_type_refused(file_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SSRF_ALLOW_LOOPBACK", "1")
+    use_policy(monkeypatch, LOOPBACK)
     with pytest.raises(ToolError) as info:
         Args(image=f"{file_server}/notes.txt").image.load(CTX)
     assert info.value.code == "invalid_arguments"
@@ -148,7 +149,7 @@ def test_url_of_the_wrong_type_refused(file_server: str, monkeypatch: pytest.Mon
 
 
 def test_unreachable_url_is_an_upstream_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SSRF_ALLOW_LOOPBACK", "1")
+    use_policy(monkeypatch, LOOPBACK)
     with pytest.raises(ToolError) as info:
         Args(image="http://127.0.0.1:9/a.png").image.load(CTX)
     assert info.value.code == "upstream_unavailable"
@@ -164,6 +165,9 @@ for name in sys.argv[1:]:
 from pydantic import BaseModel
 from mcp_platform.protocol.binary import binary_input
 from mcp_platform.runtime.service import ServiceContext
+from mcp_platform.web.addresses import AddressPolicy, apply_policy
+
+apply_policy(AddressPolicy(loopback=True))  # what a function whose settings set SSRF_ALLOW_LOOPBACK=1 applies
 
 class Png(BaseHTTPRequestHandler):
     def do_GET(self):
@@ -190,7 +194,7 @@ def test_url_download_needs_only_the_common_layer() -> None:
     common = _requirement_names(root / "shared" / "requirements.txt")
     web_only = sorted(_requirement_names(root / "layers" / "web" / "requirements.txt") - common)
     assert web_only, "the web layer should add packages the common layer lacks"
-    env = {**os.environ, "PYTHONPATH": str(root / "shared"), "SSRF_ALLOW_LOOPBACK": "1"}
+    env = {**os.environ, "PYTHONPATH": str(root / "shared")}
     run = subprocess.run(
         [sys.executable, "-c", _WITHOUT_WEB_LAYER, *web_only, "lxml"],
         capture_output=True,
@@ -211,3 +215,13 @@ def _requirement_names(path: Path) -> set[str]:
         if line:
             names.add(line.split("==", 1)[0].split("[", 1)[0].strip().lower().replace("-", "_"))
     return names
+
+
+def test_a_function_that_stages_nothing_says_so() -> None:
+    """A service whose settings name no bucket (its template block sets no STAGING_BUCKET) answers clearly."""
+    unstaged = ServiceContext(account_id="acct_a", request_id="r1")
+    with pytest.raises(ToolError) as info:
+        Args(image="stg_" + "0" * 32).image.load(unstaged)
+    assert info.value.code == "upstream_unavailable" and "STAGING_BUCKET" in info.value.message
+    with pytest.raises(ToolError, match="staging is not configured"):
+        stage_output(PNG, "image/png", unstaged)

@@ -10,9 +10,8 @@ from pypdf import PdfWriter
 
 from docs_service.app import app
 from docs_support import make_docx, make_pdf, make_pptx, make_xlsx
-from mcp_platform.storage import staging_store
 from tests.integration.web_site import LocalSite, Reply, site  # noqa: F401 - fixture
-from tests.staging_support import staging_bucket  # noqa: F401 - fixture
+from tests.staging_support import service_store, staging_bucket  # noqa: F401 - fixture
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -79,7 +78,7 @@ def test_html_and_text(site: LocalSite, validate_output: Any) -> None:
 
 
 def test_staged_document(staging_bucket: str, validate_output: Any) -> None:
-    staged = staging_store.default_store().put("acct", make_docx(), DOCX, filename="memo.docx")
+    staged = service_store().put("acct", make_docx(), DOCX, filename="memo.docx")
     out = validate_output("docs_extract", call("docs_extract", staging_id=staged.id))
     assert out["kind"] == "docx" and out["staging_id"] == staged.id and "Quarterly memo" in out["content"]
     other = app.handle(

@@ -17,8 +17,7 @@ from email_service import dns_lookup, ses
 from email_service.app import app
 from email_service.settings import settings
 from email_support import LoopbackDns
-from mcp_platform.storage import staging_store
-from staging_support import staging_bucket  # noqa: F401 - fixture
+from staging_support import service_store, staging_bucket  # noqa: F401 - fixture
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -229,7 +228,7 @@ def test_parse_a_multipart_message(validate_output) -> None:
         "application/pdf",
         13,
     )
-    _, staged = staging_store.default_store().read(ACCOUNT, attachment["file"]["id"], 1000)
+    _, staged = service_store().read(ACCOUNT, attachment["file"]["id"], 1000)
     assert staged == b"%PDF-1.4 fake"
     assert {"name": "Message-ID", "value": "<abc123@good.example>"} in out["headers"]
 
@@ -237,10 +236,10 @@ def test_parse_a_multipart_message(validate_output) -> None:
 def test_parse_base64_and_staged_messages(validate_output) -> None:
     data = sample_message()
     from_b64 = validate_output("email_parse", call("email_parse", raw=base64.b64encode(data).decode()))
-    staged = staging_store.default_store().put(ACCOUNT, data, "message/rfc822", filename="m.eml")
+    staged = service_store().put(ACCOUNT, data, "message/rfc822", filename="m.eml")
     from_staging = validate_output("email_parse", call("email_parse", staging_id=staged.id))
     assert from_b64["subject"] == from_staging["subject"] == "Quarterly report – draft"
-    other = staging_store.default_store().put("acct_other", data, "message/rfc822")
+    other = service_store().put("acct_other", data, "message/rfc822")
     assert error("email_parse", "not_found", staging_id=other.id)
 
 

@@ -9,6 +9,7 @@ import pytest
 from fetch_service.app import app
 from mcp_platform.web.extraction import extractor_version
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
+from tests.support.ssrf import STRICT, use_policy
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -71,7 +72,7 @@ def test_fetch_errors_are_results(site: LocalSite) -> None:
 
 
 def test_fetch_refuses_loopback_without_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("SSRF_ALLOW_LOOPBACK", raising=False)
+    use_policy(monkeypatch, STRICT)
     out = call("fetch", url="http://127.0.0.1:9/")
     assert out["code"] == "invalid_arguments" and "loopback" in out["error"]
 

@@ -10,11 +10,10 @@ import pytest
 import segno
 from PIL import Image
 
-from mcp_platform.storage import staging_store
 from qr_service import decoding
 from qr_service.app import app
 from qr_support import read_one
-from staging_support import staging_bucket  # noqa: F401 - fixture
+from staging_support import service_store, staging_bucket  # noqa: F401 - fixture
 
 ACCOUNT = "acct_qr"
 pytestmark = pytest.mark.usefixtures("staging_bucket")
@@ -29,7 +28,7 @@ def generated(tool: str, validate_output, **arguments: Any) -> tuple[dict[str, A
     reply = call(tool, **arguments)
     out = validate_output(tool, reply.structured_content)
     file = out["file"]
-    _, data = staging_store.default_store().read(ACCOUNT, file["id"], 10_000_000)
+    _, data = service_store().read(ACCOUNT, file["id"], 10_000_000)
     assert (len(data), file["media_type"]) == (file["size"], "image/svg+xml" if out["format"] == "svg" else "image/png")
     if out["format"] == "png":
         assert reply.content == [{"type": "image", "data": base64.b64encode(data).decode(), "mimeType": "image/png"}]
@@ -247,7 +246,7 @@ def test_decode_base64_and_staging_id_find_every_symbol(validate_output) -> None
     right_symbol = next(s for s in out["symbols"] if s["text"] == "right one")
     assert right_symbol["position"]["top_left"]["x"] > left.width
 
-    staged = staging_store.default_store().put(ACCOUNT, jpeg.getvalue(), "image/jpeg")
+    staged = service_store().put(ACCOUNT, jpeg.getvalue(), "image/jpeg")
     again = validate_output("qr_decode", call("qr_decode", image=staged.id).structured_content)
     assert again["symbols"] == out["symbols"]
 
@@ -290,7 +289,7 @@ def test_decode_refuses_non_images_bombs_and_foreign_ids(monkeypatch: pytest.Mon
     Image.new("L", (20, 20), 255).save(big, format="PNG")
     assert "image: more than" in error_of("qr_decode", image=base64.b64encode(big.getvalue()).decode())
 
-    other = staging_store.default_store().put("acct_other", big.getvalue(), "image/png")
+    other = service_store().put("acct_other", big.getvalue(), "image/png")
     out = call("qr_decode", image=other.id).structured_content
     assert (out["is_error"], out["code"]) == (True, "not_found")
     assert "image:" in error_of("qr_decode", image="")

@@ -25,6 +25,7 @@ from research_service.settings import settings
 from tests.integration.provider_keys import GEMINI, GEMINI_KEY, SEARCH_KEY, SERPER, provider_keys  # noqa: F401
 from tests.integration.web_site import LocalSite, Reply, site  # noqa: F401 - fixture
 from tests.support.research import call, ok
+from tests.support.ssrf import STRICT, use_policy
 
 if TYPE_CHECKING:
     import respx
@@ -225,7 +226,7 @@ def test_lookup_of_a_robots_disallowed_page_is_blocked_and_not_fetched(
 def test_lookup_of_a_private_address_is_blocked(
     provider_keys: respx.MockRouter, monkeypatch: pytest.MonkeyPatch, validate_output: Any
 ) -> None:
-    monkeypatch.delenv("SSRF_ALLOW_LOOPBACK", raising=False)
+    use_policy(monkeypatch, STRICT)
     reply = call("source_lookup", claim_or_url="http://127.0.0.1:9/admin", ask=ASK)
     out = ok("source_lookup", reply, validate_output)
     assert (out["verdict"], out["meta"]["billable"]) == ("blocked", False)

@@ -17,9 +17,8 @@ from PIL import Image
 from web_site import LocalSite, Reply, site  # noqa: F401 - fixture
 
 from mcp_platform.runtime.service import ServiceContext
-from mcp_platform.storage import staging_store
 from shot_service.app import app
-from staging_support import staging_bucket  # noqa: F401 - fixture
+from staging_support import service_store, staging_bucket  # noqa: F401 - fixture
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -43,14 +42,16 @@ def _chromium(staging_bucket: str, monkeypatch: pytest.MonkeyPatch, reload_setti
 
 
 def call(tool: str, seconds: float = 25.0, **arguments: Any) -> Any:
-    ctx = ServiceContext(account_id=ACCOUNT, request_id="r1", deadline_epoch=time.time() + seconds)
+    ctx = ServiceContext(
+        account_id=ACCOUNT, request_id="r1", deadline_epoch=time.time() + seconds, staging_bucket=app.staging_bucket
+    )
     payload = {"tool": tool, "arguments": arguments, "account_id": ACCOUNT, "request_id": "r1"}
     return app.handle(payload, ctx)
 
 
 def captured(reply: Any, validate_output) -> tuple[dict[str, Any], Image.Image]:
     out = validate_output("shot_capture", reply.structured_content)
-    _, data = staging_store.default_store().read(ACCOUNT, out["file"]["id"], 50_000_000)
+    _, data = service_store().read(ACCOUNT, out["file"]["id"], 50_000_000)
     assert len(data) == out["bytes"] == out["file"]["size"]
     (thumbnail,) = reply.content
     assert (thumbnail["type"], thumbnail["mimeType"]) == ("image", "image/jpeg")

@@ -12,11 +12,11 @@ from moto.server import ThreadedMotoServer
 
 from mcp_platform.storage import staging_store
 from staging_service.app import app
+from staging_support import BUCKET
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-BUCKET = "staging-http"
 PDF = b"%PDF-1.4\n" + bytes(range(256)) * 4
 
 
@@ -27,11 +27,10 @@ def s3_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     host, port = server.get_host_and_port()
     endpoint = f"http://{host}:{port}"
     monkeypatch.setenv("AWS_ENDPOINT_URL_S3", endpoint)
-    monkeypatch.setenv("STAGING_BUCKET", BUCKET)
-    boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket=BUCKET)
-    staging_store.default_store.cache_clear()
+    boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket=BUCKET)  # the one the service's settings name
+    staging_store.forget_stores()
     yield endpoint
-    staging_store.default_store.cache_clear()
+    staging_store.forget_stores()
     server.stop()
 
 

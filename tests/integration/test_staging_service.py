@@ -9,6 +9,7 @@ from typing import Any
 import boto3
 import pytest
 
+from mcp_platform.runtime.service import ServiceContext
 from mcp_platform.storage import staging_store
 from staging_service.app import app
 from staging_support import BUCKET, staging_bucket  # noqa: F401 - fixture
@@ -100,10 +101,10 @@ def test_status(validate_output) -> None:
     assert result["limits"]["max_ttl_s"] == 86_400
 
 
-def test_status_reports_missing_bucket(validate_output, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("STAGING_BUCKET", "no-such-bucket")
-    staging_store.default_store.cache_clear()
-    result = validate_output("staging_status", call("staging_status"))
+def test_status_reports_missing_bucket(validate_output) -> None:
+    payload = {"tool": "staging_status", "arguments": {}, "account_id": "acct_s", "request_id": "r1"}
+    context = ServiceContext(account_id="acct_s", request_id="r1", staging_bucket="no-such-bucket")
+    result = validate_output("staging_status", app.handle(payload, context).structured_content)
     assert result["ok"] is False
     assert "NoSuchBucket" in result["error"]
 

@@ -10,8 +10,7 @@ from botocore.response import StreamingBody
 from botocore.stub import Stubber
 
 from mcp_platform.contracts.tts import credits_for
-from mcp_platform.storage import staging_store
-from staging_support import staging_bucket  # noqa: F401 - fixture
+from staging_support import service_store, staging_bucket  # noqa: F401 - fixture
 from tts_service import audio, engines
 from tts_service.app import app
 from voice_support import ACCOUNT, call
@@ -44,7 +43,7 @@ def test_espeak_synthesizes_every_format(fmt: str, media_type: str, validate_out
         28,
         1,
     )
-    _, data = staging_store.default_store().read(ACCOUNT, out["file"]["id"], 10_000_000)
+    _, data = service_store().read(ACCOUNT, out["file"]["id"], 10_000_000)
     assert 1.2 < out["duration_s"] == audio.duration_s(data) < 4.0
 
 

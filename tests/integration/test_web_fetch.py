@@ -8,10 +8,12 @@ import socket
 import pytest
 
 from mcp_platform.protocol.errors import ERRORS, ToolError
-from mcp_platform.web import ALLOW_LOOPBACK_ENV, FetchLimits, WebErrorCode, download, fetch_page, user_agent
+from mcp_platform.runtime.settings import WebSettings
+from mcp_platform.web import FetchLimits, WebErrorCode, download, fetch_page, user_agent
 from mcp_platform.web.robots import RobotsRules
 from mcp_platform.web.transport import guarded_client
 from tests.integration.web_site import ARTICLE, LocalSite, Reply, site  # noqa: F401 - fixture
+from tests.support.ssrf import STRICT, use_policy
 
 
 def _code(exc: pytest.ExceptionInfo[ToolError]) -> str:
@@ -19,7 +21,7 @@ def _code(exc: pytest.ExceptionInfo[ToolError]) -> str:
 
 
 def test_loopback_is_refused_without_the_test_switch(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ALLOW_LOOPBACK_ENV, raising=False)
+    use_policy(monkeypatch, STRICT)
     with LocalSite() as running:
         running.routes["/"] = Reply(body=b"hi")
         with pytest.raises(ToolError) as info:
@@ -153,10 +155,18 @@ def test_http_errors_carry_the_status(site: LocalSite) -> None:
 
 
 def test_user_agent_names_the_platform_and_contact(monkeypatch: pytest.MonkeyPatch, site: LocalSite) -> None:
-    monkeypatch.setenv("WEB_CONTACT_URL", "https://ops.example/bot")
+    monkeypatch.setenv("WEB_CONTACT_URL", "https://elsewhere.example/")  # another function's, in the process
+    limits = FetchLimits.of(WebSettings(web_contact_url="https://ops.example/bot"))
     site.routes["/"] = Reply(body=b"x", headers={"Content-Type": "text/plain"})
+    download(site.url("/"), limits=limits, client=guarded_client())
+    agent = site.requests[0][1]["User-Agent"]
+    assert agent == "McpPlatformFetch/1.0 (+https://ops.example/bot)" == user_agent(limits.contact_url)
     download(site.url("/"), client=guarded_client())
-    assert site.requests[0][1]["User-Agent"] == "McpPlatformFetch/1.0 (+https://ops.example/bot)" == user_agent()
+    assert (
+        site.requests[1][1]["User-Agent"]
+        == user_agent()
+        == "McpPlatformFetch/1.0 (+https://mcp.glc-rag.hu/guide/fetch)"
+    )
 
 
 # ---------------------------------------------------------------- robots.txt

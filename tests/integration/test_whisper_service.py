@@ -17,8 +17,7 @@ import boto3
 import pytest
 
 from mcp_platform.contracts.whisper import NOISE_CONFIDENCE
-from mcp_platform.storage import staging_store
-from staging_support import staging_bucket  # noqa: F401 - fixture
+from staging_support import service_store, staging_bucket  # noqa: F401 - fixture
 from tests.support.fake_transcription import FakeTranscription
 from tts_service.app import app as tts
 from voice_support import ACCOUNT, b64, call, word_error_rate
@@ -40,7 +39,7 @@ def _engines(staging_bucket: str, monkeypatch: pytest.MonkeyPatch, reload_settin
 
 def spoken(text: str, fmt: str = "wav", rate: int = 91) -> bytes:
     out = call(tts, "tts_synthesize", text=text, voice="en-us", format=fmt, rate=rate)
-    _, data = staging_store.default_store().read(ACCOUNT, out["file"]["id"], 10_000_000)
+    _, data = service_store().read(ACCOUNT, out["file"]["id"], 10_000_000)
     return data
 
 
@@ -105,7 +104,7 @@ def test_a_transcript_of_noise_is_not_charged(noise: str, validate_output) -> No
 
 
 def test_staged_audio_and_no_timestamps(validate_output) -> None:
-    staged = staging_store.default_store().put(ACCOUNT, spoken("one two three"), "audio/wav")
+    staged = service_store().put(ACCOUNT, spoken("one two three"), "audio/wav")
     out = validate_output("whisper_transcribe", call(app, "whisper_transcribe", audio=staged.id))
     assert out["segments"] == [] and "three" in out["text"]
 

@@ -2,7 +2,7 @@
 
 Routes map a path to `Reply(status, body, headers, delay)`, or to a callable building one.
 Use `LocalSite()` as a context manager; `site.url("/path")` gives the absolute URL. The fetch
-guard refuses loopback unless `SSRF_ALLOW_LOOPBACK=1`, which the `site` fixtures set.
+guard refuses loopback unless the policy allows it (`SSRF_ALLOW_LOOPBACK=1`), which the `site` fixture does.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from mcp_platform.web.addresses import ALLOW_LOOPBACK_ENV
+from tests.support.ssrf import LOOPBACK, use_policy
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -99,6 +99,6 @@ which ignores navigation and footers.</p>
 @pytest.fixture
 def site(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalSite]:
     """A running `LocalSite` with the loopback test switch on (import this fixture into a test module)."""
-    monkeypatch.setenv(ALLOW_LOOPBACK_ENV, "1")
+    use_policy(monkeypatch, LOOPBACK)
     with LocalSite() as running:
         yield running

@@ -111,14 +111,14 @@ def live_platform(recorded_apis: RecordedApis) -> Iterator[Platform]:
         create_buckets()
         boto3.client("sesv2").create_email_identity(EmailIdentity=OFFLINE["EMAIL_FROM"])
         client.cache_clear()
-        staging_store.default_store.cache_clear()
+        staging_store.forget_stores()
         _clear_service_settings()
         reset_clients()
         try:
             yield _platform()
         finally:
             client.cache_clear()
-            staging_store.default_store.cache_clear()
+            staging_store.forget_stores()
             _clear_service_settings()
             reset_clients()
 

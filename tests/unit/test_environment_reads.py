@@ -21,16 +21,6 @@ ALLOWED = {
 """Modules besides each function's own `settings.py` (`functions/**/settings.py`) that may read the environment,
 each with its reason. Shared code gets its values from the function's settings, passed in."""
 
-NOT_YET_MOVED = frozenset(
-    {
-        "shared/mcp_platform/storage/staging_store.py",
-        "shared/mcp_platform/web/addresses.py",
-        "shared/mcp_platform/web/http.py",
-    }
-)
-"""Debt, not permission (issue 35 sec. 1): modules that still read the environment. Move each value
-into the function's settings model, pass it in, and drop the module here; the list only shrinks."""
-
 
 def _modules() -> list[Path]:
     return sorted(
@@ -54,7 +44,7 @@ def _reads(tree: ast.AST) -> list[int]:
 def _allowed(path: Path) -> bool:
     relative = path.relative_to(ROOT).as_posix()
     own_settings = path.name == "settings.py" and relative.startswith("functions/")
-    return own_settings or relative in ALLOWED or relative in NOT_YET_MOVED
+    return own_settings or relative in ALLOWED
 
 
 def test_the_check_sees_an_environment_read() -> None:
@@ -73,6 +63,6 @@ def test_only_settings_modules_read_the_environment() -> None:
 
 
 def test_the_allow_lists_name_modules_that_read_the_environment() -> None:
-    """A moved module leaves `NOT_YET_MOVED`; a removed one leaves both lists."""
-    stale = [r for r in (*ALLOWED, *NOT_YET_MOVED) if not _reads(ast.parse((ROOT / r).read_text()))]
-    assert not stale, f"no longer read the environment, drop them from the lists: {stale}"
+    """A module that stops reading the environment leaves `ALLOWED`."""
+    stale = [r for r in ALLOWED if not _reads(ast.parse((ROOT / r).read_text()))]
+    assert not stale, f"no longer read the environment, drop them from ALLOWED: {stale}"

@@ -72,7 +72,7 @@ def test_optional_fields_combine_across_bases() -> None:
         OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"extra"})
         extra: int = 1
 
-    assert Both.optional_fields() == {"extra"}
+    assert Both.optional_fields() == {"extra", "ssrf_allow_loopback", "aws_lambda_function_name"}  # and the base's
     env: dict[str, Any] = {
         "STAGE": "dev",
         "LOG_LEVEL": "INFO",

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from mcp_platform.web.addresses import AddressPolicy
 from shot_service.proxy import GuardProxy
+from tests.support.ssrf import STRICT, use_policy
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -25,8 +27,7 @@ def proxy() -> Iterator[GuardProxy]:
 
 @pytest.fixture(autouse=True)
 def _no_loopback_switch(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("SSRF_ALLOW_LOOPBACK", raising=False)
-    monkeypatch.delenv("SSRF_ALLOWED_PORTS", raising=False)
+    use_policy(monkeypatch, STRICT)
 
 
 def ask(proxy: GuardProxy, head: str) -> str:
@@ -55,7 +56,7 @@ def test_a_port_fetch_would_refuse_is_refused_and_recorded(proxy: GuardProxy, he
 def test_an_extra_port_the_deployment_allows_is_not_refused_for_its_port(
     proxy: GuardProxy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("SSRF_ALLOWED_PORTS", "8443")
+    use_policy(monkeypatch, AddressPolicy(extra_ports=frozenset({8443})))
     proxy.log.take()
     status = ask(proxy, "CONNECT 10.0.0.1:8443 HTTP/1.1\r\n\r\n")  # past the port rule, stopped by the address rule
     assert status.startswith("HTTP/1.1 403")

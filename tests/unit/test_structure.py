@@ -35,7 +35,6 @@ PROTOCOL_CORE = frozenset(
 
 CONTRACT_EXCEPTIONS = {
     "mcp_platform.web.addresses": "validate's and fetch's URL checks are the SSRF rules the service applies",
-    "mcp_platform.outbound.provider_status": "research's price function asks, lazily, whether a provider is configured",
 }
 """Layer modules a contract imports beyond the protocol core, each with its reason."""
 

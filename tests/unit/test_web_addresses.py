@@ -6,20 +6,15 @@ import ipaddress
 
 import pytest
 
-from mcp_platform.web import ALLOW_LOOPBACK_ENV, BlockedAddressError, WebErrorCode, check_url, forbidden_reason
-from mcp_platform.web.addresses import (
-    ALLOWED_PORTS_ENV,
-    LAMBDA_ENV,
-    check_address,
-    loopback_allowed,
-    parse_ip_literal,
-)
+from mcp_platform.runtime.settings import FunctionSettings
+from mcp_platform.web import AddressPolicy, BlockedAddressError, WebErrorCode, check_url, forbidden_reason
+from mcp_platform.web.addresses import check_address, parse_ip_literal
+from tests.support.ssrf import LOOPBACK, STRICT, use_policy
 
 
 @pytest.fixture(autouse=True)
-def _no_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ALLOW_LOOPBACK_ENV, raising=False)
-    monkeypatch.delenv(LAMBDA_ENV, raising=False)
+def _strict(monkeypatch: pytest.MonkeyPatch) -> None:
+    use_policy(monkeypatch, STRICT)
 
 
 @pytest.mark.parametrize(
@@ -78,7 +73,7 @@ def test_public_urls_pass(url: str) -> None:
 
 
 def test_loopback_switch_allows_loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ALLOW_LOOPBACK_ENV, "1")
+    use_policy(monkeypatch, LOOPBACK)
     assert check_url("http://127.0.0.1:8000/") == "http://127.0.0.1:8000/"
     assert forbidden_reason(ipaddress.ip_address("::1")) is None
     for still_refused in ("http://10.0.0.1/", "http://169.254.169.254/", "http://[fd00:ec2::254]/"):
@@ -86,10 +81,10 @@ def test_loopback_switch_allows_loopback_only(monkeypatch: pytest.MonkeyPatch) -
             check_url(still_refused)
 
 
-def test_loopback_switch_needs_exactly_1(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ALLOW_LOOPBACK_ENV, "true")
-    with pytest.raises(BlockedAddressError):
-        check_url("http://127.0.0.1/")
+@pytest.mark.parametrize(("value", "loopback"), [("1", True), ("true", True), ("0", False), ("", False)])
+def test_the_loopback_switch_is_a_setting(value: str, loopback: bool) -> None:
+    settings = FunctionSettings.model_validate({"SSRF_ALLOW_LOOPBACK": value} if value else {})
+    assert AddressPolicy.of(settings).loopback is loopback
 
 
 @pytest.mark.parametrize(
@@ -106,25 +101,28 @@ def test_hostnames_are_not_ip_literals() -> None:
 
 
 @pytest.mark.parametrize("url", ["http://example.com:8080/", "https://example.com:22/", "http://example.com:0/"])
-def test_caller_urls_keep_to_ports_80_and_443(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ALLOWED_PORTS_ENV, raising=False)
+def test_caller_urls_keep_to_ports_80_and_443(url: str) -> None:
     with pytest.raises(BlockedAddressError, match=r"port \d+ is not allowed"):
         check_url(url)
     assert check_url("http://example.com:80/a") and check_url("https://example.com:443/a")
 
 
 def test_more_ports_only_when_configured(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ALLOWED_PORTS_ENV, "8080, 8443,junk")
+    monkeypatch.setenv("SSRF_ALLOWED_PORTS", "9999")  # another function's, in the process: not the policy's
+    policy = AddressPolicy.of(FunctionSettings(ssrf_allowed_ports="8080, 8443,junk"))
+    assert policy.extra_ports == {8080, 8443}
+    use_policy(monkeypatch, policy)
     assert check_url("http://example.com:8080/") == "http://example.com:8080/"
     with pytest.raises(BlockedAddressError, match="one of 80, 443, 8080, 8443"):
         check_url("http://example.com:9000/")
 
 
 def test_the_loopback_switch_is_refused_in_lambda(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ALLOW_LOOPBACK_ENV, "1")
+    use_policy(monkeypatch, AddressPolicy.of(FunctionSettings(ssrf_allow_loopback=True)))
     assert check_url("http://127.0.0.1:9001/2018-06-01/runtime/invocation/next")  # a local test server
-    monkeypatch.setenv(LAMBDA_ENV, "mcp-platform-dev-svc-fetch")
-    assert not loopback_allowed()
+    in_lambda = FunctionSettings(ssrf_allow_loopback=True, aws_lambda_function_name="mcp-platform-dev-svc-fetch")
+    assert not AddressPolicy.of(in_lambda).loopback
+    use_policy(monkeypatch, AddressPolicy.of(in_lambda))
     with pytest.raises(BlockedAddressError, match="loopback"):
         check_url("http://127.0.0.1:9001/2018-06-01/runtime/invocation/next")
     with pytest.raises(BlockedAddressError, match="loopback"):

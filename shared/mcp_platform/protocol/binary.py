@@ -132,7 +132,7 @@ class BinaryRef:
         if self.kind == "staging_id":
             from mcp_platform.storage import staging_store  # the store (botocore) only when a file is read
 
-            obj, data = staging_store.default_store().read(ctx.account_id, self.raw, self.max_bytes)
+            obj, data = staging_store.store_for(ctx.staging_bucket).read(ctx.account_id, self.raw, self.max_bytes)
             blob = Blob(data, sniff_media_type(data) or obj.media_type, obj.filename)
         else:
             blob = self._download(ctx)
@@ -271,7 +271,7 @@ def stage_output(
     """Store `data` for the caller; small PNG/JPEG/GIF/WebP images are also inlined."""
     from mcp_platform.storage import staging_store  # the store (botocore) only when a file is written
 
-    store = staging_store.default_store()
+    store = staging_store.store_for(ctx.staging_bucket)
     obj = store.put(ctx.account_id, data, media_type, filename=filename, ttl_s=ttl_s)
     content = []
     if inline_image and media_type in _INLINE_TYPES and len(data) <= INLINE_IMAGE_MAX_BYTES:

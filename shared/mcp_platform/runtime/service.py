@@ -25,7 +25,8 @@ from mcp_platform.protocol.errors import ErrorCode, ToolError, error_object
 from mcp_platform.protocol.payloads import REPLY_MARGIN_S, ServiceReply, ServiceRequest
 from mcp_platform.runtime.entry import lambda_entry
 from mcp_platform.runtime.observability import logger
-from mcp_platform.runtime.settings import FunctionSettings
+from mcp_platform.runtime.settings import FunctionSettings, StagingSettings
+from mcp_platform.web.addresses import AddressPolicy, apply_policy
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ class ServiceContext:
     """The call runs as a durable task: no client is waiting on the connection, time caps may be longer."""
     cancelled: Callable[[], bool] = field(default=lambda: False)
     """True once the call's task was cancelled: long tools check it between steps and stop early."""
+    staging_bucket: str = ""
+    """Where this function stages files (its `STAGING_BUCKET` setting; `staging_store.store_for`); empty:
+    staging is not configured for it."""
 
     def seconds_left(self, default: float = 30.0) -> float:
         return default if self.deadline_epoch is None else max(0.0, self.deadline_epoch - time.time())
@@ -102,6 +106,9 @@ class ServiceApp:
     ) -> None:
         self.settings = settings if settings is not None else FunctionSettings.from_env()
         """The function's settings, parsed now: at import, which is the Lambda cold start."""
+        apply_policy(AddressPolicy.of(self.settings))
+        self.staging_bucket = self.settings.staging_bucket if isinstance(self.settings, StagingSettings) else ""
+        """Where this function stages files (`ServiceContext.staging_bucket`); empty: it stages none."""
         registry = registry or load_registry([service])
         specs = {spec.name: spec for spec in registry.for_service(service)}
         if missing := sorted(set(specs) - set(implementations)):
@@ -134,6 +141,7 @@ class ServiceApp:
             request_id=request.request_id,
             balance=request.balance,
             deadline_epoch=request.deadline_epoch,
+            staging_bucket=self.staging_bucket,
         )
         try:
             arguments = spec.validate(request.arguments)
@@ -177,6 +185,7 @@ class ServiceApp:
             deadline_epoch=deadline,
             in_task=bool(request.task_id),
             cancelled=cancelled,
+            staging_bucket=self.staging_bucket,
         )
         logger.thread_safe_append_keys(
             tool=request.tool, request_id=request.request_id, correlation_id=request.request_id, task_id=request.task_id

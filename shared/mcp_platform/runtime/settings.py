@@ -47,7 +47,7 @@ class FunctionSettings(BaseModel):
         frozen=True, extra="ignore", alias_generator=_env_name, validate_by_name=True, validate_by_alias=True
     )
 
-    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset()
+    OPTIONAL_ENV: ClassVar[frozenset[str]] = frozenset({"ssrf_allow_loopback", "aws_lambda_function_name"})
     """Fields that may be absent from the environment (their default applies)."""
 
     stage: str = "dev"
@@ -55,7 +55,11 @@ class FunctionSettings(BaseModel):
     enable_preview_tools: bool = False
     """`ENABLE_PREVIEW_TOOLS=1` lists and runs preview tools."""
     ssrf_allowed_ports: str = ""
-    """Ports a caller's URL may use besides 80/443 (read by the SSRF guard, `web.addresses`)."""
+    """Ports a caller's URL may use besides 80/443 (the SSRF guard's `web.addresses.AddressPolicy`)."""
+    ssrf_allow_loopback: bool = False
+    """Tests and the local default only: caller URLs may reach loopback test servers (refused in Lambda)."""
+    aws_lambda_function_name: str = ""
+    """Set by the Lambda runtime (never by the template): the function runs in Lambda."""
     service_timeout_seconds: float = 25.0
     """How long the router waits for a synchronous call (a task-capable function's own timeout is a task's)."""
 

@@ -11,14 +11,14 @@ only to get a 404 would let every service enumerate every account's keys. The
 key is always under the caller's own prefix, so a 403 can only mean "no such
 object for you" — or a broken policy, which is logged as a warning.
 
-The S3 client is built lazily once per container from the standard AWS
-environment (`AWS_ENDPOINT_URL_S3` points it at the local moto server);
-tests inject their own client or call `default_store.cache_clear()`.
+One store per bucket and container (`store_for(bucket)`, the bucket being the function's
+`STAGING_BUCKET` setting); its S3 client is built lazily from the standard AWS environment
+(`AWS_ENDPOINT_URL_S3` points it at the local moto server). Tests inject their own client or call
+`forget_stores()`.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import secrets
 import time
@@ -47,9 +47,10 @@ __all__ = [
     "STAGING_ID",
     "StagedObject",
     "StagingStore",
-    "default_store",
+    "forget_stores",
     "iso_utc",
     "new_staging_id",
+    "store_for",
 ]
 """The constants live in `contracts._staging` (contracts use them without loading the store); re-exported here."""
 _META_EXPIRES = "expires-at"
@@ -209,17 +210,28 @@ class StagingStore:
         return int(reply.get("KeyCount", 0))
 
 
-@cache
-def default_store() -> StagingStore:
-    """The container's store: bucket from `STAGING_BUCKET`, client from the AWS environment."""
-    bucket = os.environ.get("STAGING_BUCKET")
+def store_for(bucket: str) -> StagingStore:
+    """The container's store of `bucket` (the function's `STAGING_BUCKET`, `ServiceContext.staging_bucket`).
+
+    An empty `bucket` is a function whose template block stages nothing: a clear `upstream_unavailable`.
+    """
     if not bucket:
         raise ToolError("staging is not configured (STAGING_BUCKET is unset)", ErrorCode.UPSTREAM_UNAVAILABLE)
+    return _store(bucket)
+
+
+@cache
+def _store(bucket: str) -> StagingStore:
     from botocore.config import Config
 
     # Path-style URLs work against any endpoint, the local moto server on 127.0.0.1 included.
     config = Config(signature_version="s3v4", s3={"addressing_style": "path"}, retries={"mode": "standard"})
     return StagingStore(bucket, aws.configured_client("s3", config))
+
+
+def forget_stores() -> None:
+    """Drop the container's stores and their clients (tests: a fresh moto, another endpoint)."""
+    _store.cache_clear()
 
 
 def _key(account_id: str, staging_id: str) -> str:

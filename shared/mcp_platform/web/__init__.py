@@ -14,7 +14,8 @@ Public API:
 `check_url` and `download` need only httpx, which the common layer carries: any function may
 download through them (binary URL inputs in `mcp_platform.protocol.binary` do). `extract`, `fetch_page` and
 robots.txt need trafilatura and protego from the `web` layer (`layers/web/requirements.txt`):
-attach it to the functions that use those. Tests set `SSRF_ALLOW_LOOPBACK=1` to reach local servers.
+attach it to the functions that use those. What a function's settings add to the SSRF rules (extra ports,
+the test-only loopback switch) is its `AddressPolicy`, applied at cold start (`apply_policy`).
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from typing import Any
 # Lazy exports: contracts import `mcp_platform.web.addresses` (stdlib only) from the router, which
 # does not carry the web layer; importing the package must not pull in httpx or trafilatura.
 _EXPORTS = {
-    "ALLOW_LOOPBACK_ENV": "addresses",
+    "AddressPolicy": "addresses",
     "BlockedAddressError": "addresses",
+    "apply_policy": "addresses",
     "check_url": "addresses",
     "forbidden_reason": "addresses",
     "public_url": "addresses",
@@ -46,7 +48,7 @@ _EXPORTS = {
     "paginate": "page",
 }
 __all__ = [  # noqa: RUF022 - the public API, grouped by module as _EXPORTS is
-    "ALLOW_LOOPBACK_ENV", "BlockedAddressError", "check_url", "forbidden_reason", "public_url",
+    "AddressPolicy", "BlockedAddressError", "apply_policy", "check_url", "forbidden_reason", "public_url",
     "WebErrorCode",
     "EXTRACTOR", "Extracted", "extract", "extractor_version",
     "Download", "FetchLimits", "download", "user_agent",

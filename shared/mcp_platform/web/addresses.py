@@ -8,26 +8,30 @@ octal and hex spellings of IPv4 that resolvers accept (`2130706433`, `0x7f.1`, `
 `check_url` is the syntax check (no DNS), cheap enough for an input model's validator;
 `forbidden_reason` is applied again to every address the resolver returns, at connect time
 (`mcp_platform.web.transport`), so a hostname cannot smuggle a private address past it.
+
+What a function's settings add (ports besides 80 and 443, the test-only loopback switch) is its
+`AddressPolicy`, applied once at cold start (`apply_policy`: the service app, the router's and the
+authorization server's wiring). It is the process's, as the guard is: input validators and the
+connect-time check run deep in pydantic and httpcore, where no settings object reaches. Until a
+function applies one, the strict policy holds.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import os
 import socket
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from mcp_platform.protocol.errors import ToolError
 from mcp_platform.web.errors import WebErrorCode
 
+if TYPE_CHECKING:
+    from mcp_platform.runtime.settings import FunctionSettings
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
-ALLOW_LOOPBACK_ENV = "SSRF_ALLOW_LOOPBACK"
-"""Test-only: `1` lets fetches reach 127.0.0.0/8 and ::1 on any port (local test servers). Never in Lambda."""
-ALLOWED_PORTS_ENV = "SSRF_ALLOWED_PORTS"
-"""Comma-separated ports a caller's URL may use besides 80 and 443 (template parameter `FetchExtraPorts`)."""
-LAMBDA_ENV = "AWS_LAMBDA_FUNCTION_NAME"
-"""Set by the Lambda runtime: there loopback reaches the Runtime API, so the test switch is refused."""
 STANDARD_PORTS = frozenset({80, 443})
 
 _METADATA = frozenset(
@@ -45,19 +49,43 @@ class BlockedAddressError(ToolError):
         super().__init__(message, WebErrorCode.URL_NOT_ALLOWED)
 
 
-def loopback_allowed() -> bool:
-    """True only when the test-only switch `SSRF_ALLOW_LOOPBACK=1` is set, outside Lambda.
+@dataclass(frozen=True)
+class AddressPolicy:
+    """What a function's settings let a caller's URL reach beyond public addresses on ports 80 and 443."""
 
-    In Lambda, 127.0.0.1:9001 is the Runtime API (and loopback reaches extensions): a caller's URL
-    there could read or answer invocations, so the switch is refused whatever it says.
-    """
-    return os.environ.get(ALLOW_LOOPBACK_ENV) == "1" and not os.environ.get(LAMBDA_ENV)
+    extra_ports: frozenset[int] = frozenset()
+    """`SSRF_ALLOWED_PORTS` (template parameter `FetchExtraPorts`)."""
+    loopback: bool = False
+    """Test-only `SSRF_ALLOW_LOOPBACK=1`: 127.0.0.0/8 and ::1 on any port (local test servers)."""
+
+    @classmethod
+    def of(cls, settings: FunctionSettings) -> AddressPolicy:
+        """The policy `settings` set; unparsable ports are ignored, and the loopback switch is refused in Lambda.
+
+        In Lambda (`AWS_LAMBDA_FUNCTION_NAME` set), 127.0.0.1:9001 is the Runtime API (and loopback reaches
+        extensions): a caller's URL there could read or answer invocations, whatever the switch says.
+        """
+        extra = (p.strip() for p in settings.ssrf_allowed_ports.split(","))
+        ports = frozenset(int(p) for p in extra if p.isdigit() and 0 < int(p) < 65536)
+        return cls(ports, settings.ssrf_allow_loopback and not settings.aws_lambda_function_name)
+
+    @property
+    def ports(self) -> frozenset[int]:
+        """80, 443 and the extra ports."""
+        return STANDARD_PORTS | self.extra_ports
 
 
-def allowed_ports() -> frozenset[int]:
-    """80, 443 and the ports configured in `SSRF_ALLOWED_PORTS` (unparsable entries are ignored)."""
-    extra = (p.strip() for p in os.environ.get(ALLOWED_PORTS_ENV, "").split(","))
-    return STANDARD_PORTS | {int(p) for p in extra if p.isdigit() and 0 < int(p) < 65536}
+_policy = AddressPolicy()
+
+
+def apply_policy(policy: AddressPolicy) -> None:
+    """Make `policy` the process's (at cold start, from the function's settings)."""
+    global _policy  # noqa: PLW0603 - the one process-wide guard setting, set at cold start
+    _policy = policy
+
+
+def current_policy() -> AddressPolicy:
+    return _policy
 
 
 def port_refusal(port: int, host: str) -> str | None:
@@ -67,9 +95,10 @@ def port_refusal(port: int, host: str) -> str | None:
     loopback address, never of another IP address.
     """
     literal = parse_ip_literal(host)
-    if port in allowed_ports() or (loopback_allowed() and (literal is None or literal.is_loopback)):
+    policy = current_policy()
+    if port in policy.ports or (policy.loopback and (literal is None or literal.is_loopback)):
         return None
-    ports = ", ".join(str(p) for p in sorted(allowed_ports()))
+    ports = ", ".join(str(p) for p in sorted(policy.ports))
     return f"port {port} is not allowed; use the scheme's default port or one of {ports}"
 
 
@@ -102,7 +131,7 @@ def _ipv4_or_v6_reason(ip: IPAddress) -> str | None:
     )
     for hit, reason in checks:
         if hit:
-            if reason == "loopback address" and loopback_allowed():
+            if reason == "loopback address" and current_policy().loopback:
                 return None
             return reason
     return None
@@ -151,8 +180,8 @@ def check_address(ip: IPAddress, host: str) -> None:
 def check_url(url: str) -> str:
     """Syntax check of a URL to fetch (no DNS); returns it stripped or raises `BlockedAddressError`.
 
-    Rules: http or https, a host, no user:password, port 80, 443 or one configured in
-    `SSRF_ALLOWED_PORTS`, and a host that is not an IP literal of a non-public address.
+    Rules: http or https, a host, no user:password, port 80, 443 or one the policy adds
+    (`SSRF_ALLOWED_PORTS`), and a host that is not an IP literal of a non-public address.
     Hostnames are checked again after resolution at connect time.
 
     Examples:

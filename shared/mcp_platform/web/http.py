@@ -6,7 +6,6 @@ naming the rule, so tools can let it through to the caller unchanged.
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -26,35 +25,37 @@ if TYPE_CHECKING:
 
     from mcp_platform.runtime.settings import WebSettings
 
-CONTACT_URL_ENV = "WEB_CONTACT_URL"
-"""Where site owners learn about our crawler; named in the user agent."""
 DEFAULT_CONTACT_URL = "https://mcp.glc-rag.hu/guide/fetch"
+"""Where site owners learn about our crawler, named in the user agent, unless `WEB_CONTACT_URL` says otherwise."""
 ROBOTS_TOKEN = "McpPlatformFetch"
 """The product token robots.txt rules are matched against."""
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
-def user_agent() -> str:
-    """`McpPlatformFetch/1.0 (+<contact URL>)`; the contact URL comes from `WEB_CONTACT_URL`."""
-    return f"{ROBOTS_TOKEN}/1.0 (+{os.environ.get(CONTACT_URL_ENV) or DEFAULT_CONTACT_URL})"
+def user_agent(contact_url: str = DEFAULT_CONTACT_URL) -> str:
+    """`McpPlatformFetch/1.0 (+<contact URL>)`."""
+    return f"{ROBOTS_TOKEN}/1.0 (+{contact_url})"
 
 
 @dataclass(frozen=True)
 class FetchLimits:
-    """Caps of one download (redirects included)."""
+    """Caps of one download (redirects included), and the contact URL its user agent names."""
 
     max_bytes: int = 10 * 1024 * 1024
     connect_timeout: float = 5.0
     total_timeout: float = 20.0
     max_redirects: int = 5
+    contact_url: str = DEFAULT_CONTACT_URL
 
     @classmethod
     def of(cls, settings: WebSettings) -> FetchLimits:
-        """The function's limits (`WEB_MAX_BYTES`, `WEB_CONNECT_TIMEOUT`, `WEB_TOTAL_TIMEOUT`; defaults above)."""
+        """The function's limits (`WEB_MAX_BYTES`, `WEB_CONNECT_TIMEOUT`, `WEB_TOTAL_TIMEOUT`) and contact URL
+        (`WEB_CONTACT_URL`); defaults above where they are unset or empty."""
         return cls(
             max_bytes=settings.web_max_bytes or cls.max_bytes,
             connect_timeout=settings.web_connect_timeout or cls.connect_timeout,
             total_timeout=settings.web_total_timeout or cls.total_timeout,
+            contact_url=settings.web_contact_url.strip() or cls.contact_url,
         )
 
     def within(self, seconds: float) -> FetchLimits:
@@ -142,7 +143,7 @@ def _get(
     if remaining <= 0:
         raise _timeout(url, limits)
     timeout = httpx.Timeout(remaining, connect=min(limits.connect_timeout, remaining))
-    request_headers = {"User-Agent": user_agent(), "Accept": accept}
+    request_headers = {"User-Agent": user_agent(limits.contact_url), "Accept": accept}
     try:
         with client.stream("GET", url, headers=request_headers, timeout=timeout) as response:
             if response.status_code in _REDIRECTS:

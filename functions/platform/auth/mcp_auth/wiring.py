@@ -19,6 +19,7 @@ from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.oauth.scopes import all_scopes
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.storage.aws import client, configured_client
+from mcp_platform.web.addresses import AddressPolicy, apply_policy
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -33,6 +34,7 @@ def app_from_env(env: Mapping[str, str] | None = None) -> Starlette:
 
 def app_from_settings(settings: AuthSettings) -> Starlette:
     """DynamoDB stores named by the settings; the scopes of every service in the registry; the portal's views."""
+    apply_policy(AddressPolicy.of(settings))  # client metadata documents are fetched from caller-given URLs
     ddb = client("dynamodb")
     grants = DynamoGrantStore(ddb, settings.oauth_table)
     accounts = DynamoAccountStore(ddb, settings.accounts_table, settings.api_keys_table)

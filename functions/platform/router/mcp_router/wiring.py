@@ -14,6 +14,7 @@ from mcp_platform.durable_tasks.dynamodb import build_task_store
 from mcp_platform.oauth.dynamodb import DynamoGrantStore
 from mcp_platform.ratelimit.limiter import DynamoRateLimiter
 from mcp_platform.storage.aws import client
+from mcp_platform.web.addresses import AddressPolicy, apply_policy
 from mcp_router.auth import KeyAuthenticator
 from mcp_router.dependencies import Dependencies
 from mcp_router.invoker import Invoker, LambdaInvoker, invoke_client
@@ -30,6 +31,7 @@ def dependencies_from_env(invoker: Invoker | None = None, env: Mapping[str, str]
     environment missing any of the router's template variables.
     """
     settings = RouterSettings.from_env(env)
+    apply_policy(AddressPolicy.of(settings))  # the router validates caller URLs in tool arguments
     ddb = client("dynamodb")
     counters = client("dynamodb", once=True)  # a rate counter's `ADD` sent twice counts twice: never retried
     store = DynamoAccountStore(ddb, settings.accounts_table, settings.api_keys_table)

@@ -30,7 +30,7 @@ def max_bytes() -> int:
 def _load(arguments: DocsExtractInput, ctx: ServiceContext) -> tuple[bytes, str]:
     """The document's bytes and declared media type."""
     if arguments.staging_id:
-        obj, data = staging_store.default_store().read(ctx.account_id, arguments.staging_id, max_bytes())
+        obj, data = staging_store.store_for(ctx.staging_bucket).read(ctx.account_id, arguments.staging_id, max_bytes())
         return data, obj.media_type
     limits = FetchLimits.of(settings()).within(ctx.seconds_left() - 5.0)
     got = download(

@@ -64,7 +64,8 @@ def email_parse(arguments: ParseInput, ctx: ServiceContext) -> ParseOutput:
 
 def _message_bytes(arguments: ParseInput, ctx: ServiceContext) -> bytes:
     if arguments.staging_id is not None:
-        _, data = staging_store.default_store().read(ctx.account_id, arguments.staging_id, MAX_MESSAGE_BYTES)
+        store = staging_store.store_for(ctx.staging_bucket)
+        _, data = store.read(ctx.account_id, arguments.staging_id, MAX_MESSAGE_BYTES)
         return data
     raw = arguments.raw or ""
     encoded = raw.encode("utf-8", "surrogateescape")

@@ -41,7 +41,7 @@ def fetch_status(_arguments: StatusInput, _ctx: ServiceContext) -> dict[str, Any
             "max_redirects": limits.max_redirects,
             "max_length": 1_000_000,
         },
-        "user_agent": user_agent(),
+        "user_agent": user_agent(limits.contact_url),
         "robots_txt": "honoured (RFC 9309)",
         "extractor": EXTRACTOR,
         "extractor_version": extractor_version(),

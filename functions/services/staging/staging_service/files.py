@@ -14,7 +14,7 @@ from mcp_platform.contracts.staging import (
 )
 from mcp_platform.protocol.binary import decode_base64, sniff_media_type
 from mcp_platform.protocol.errors import ToolError
-from mcp_platform.storage.staging_store import MAX_TTL_S, MIN_TTL_S, default_store, iso_utc
+from mcp_platform.storage.staging_store import MAX_TTL_S, MIN_TTL_S, iso_utc, store_for
 
 if TYPE_CHECKING:
     from mcp_platform.contracts._common import StatusInput
@@ -24,13 +24,13 @@ if TYPE_CHECKING:
 def upload(arguments: UploadInput, ctx: ServiceContext) -> dict[str, Any]:
     data = decode_base64(arguments.content_base64, UPLOAD_MAX_BYTES)
     media_type = arguments.media_type or sniff_media_type(data) or "application/octet-stream"
-    store = default_store()
+    store = store_for(ctx.staging_bucket)
     obj = store.put(ctx.account_id, data, media_type.lower(), filename=arguments.filename, ttl_s=arguments.ttl_s)
     return obj.to_wire(store.presign_get(ctx.account_id, obj))
 
 
 def upload_url(arguments: UploadUrlInput, ctx: ServiceContext) -> dict[str, Any]:
-    obj, url, headers = default_store().presign_put(
+    obj, url, headers = store_for(ctx.staging_bucket).presign_put(
         ctx.account_id,
         arguments.size,
         arguments.media_type.lower(),
@@ -49,13 +49,13 @@ def upload_url(arguments: UploadUrlInput, ctx: ServiceContext) -> dict[str, Any]
 
 
 def get(arguments: IdInput, ctx: ServiceContext) -> dict[str, Any]:
-    store = default_store()
+    store = store_for(ctx.staging_bucket)
     obj = store.head(ctx.account_id, arguments.id)
     return obj.to_wire(store.presign_get(ctx.account_id, obj))
 
 
 def delete(arguments: IdInput, ctx: ServiceContext) -> dict[str, Any]:
-    default_store().delete(ctx.account_id, arguments.id)
+    store_for(ctx.staging_bucket).delete(ctx.account_id, arguments.id)
     return {"id": arguments.id, "deleted": True}
 
 
@@ -72,7 +72,7 @@ def status(_arguments: StatusInput, ctx: ServiceContext) -> dict[str, Any]:
         "version": __version__,
     }
     try:
-        out["objects"] = default_store().count(ctx.account_id)
+        out["objects"] = store_for(ctx.staging_bucket).count(ctx.account_id)
     except ToolError as exc:
         out.update(ok=False, error=exc.message)
     except Exception as exc:  # a status tool reports the backend's failure instead of failing itself

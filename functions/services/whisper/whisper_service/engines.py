@@ -240,7 +240,7 @@ class AmazonTranscribe:
         return [] if settings().staging_bucket else ["STAGING_BUCKET"]
 
     def transcribe(self, recording: Recording, language: str | None, ctx: ServiceContext) -> Transcript:
-        store = staging_store.default_store()
+        store = staging_store.store_for(ctx.staging_bucket)
         staged = store.put(
             ctx.account_id, recording.data, recording.media_type, filename=recording.filename, ttl_s=3600
         )
