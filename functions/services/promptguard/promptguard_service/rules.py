@@ -87,8 +87,8 @@ def _rule(
 
 _CHINESE_JAPANESE = ("zh", "ja")
 _OVERRIDE_SPACED = ("de", "es", "fr", "pt", "it", "ru", "hr")
-"""The languages `override_instructions_i18n`, a model feature, reads; `override_i18n_more` reads the others
-(`_MORE_ANYWHERE`, `_MORE_AT_WORD_START`): moving a language into this tuple changes what the model was fitted on."""
+"""The languages `override_instructions_i18n`, a model feature, reads: adding one changes what the model was fitted
+on (a refit). The other languages' overrides are `override_i18n_more`'s (`_MORE_ANYWHERE`, `_MORE_AT_WORD_START`)."""
 _NOUN_FIRST = ("ja", "ko", "tr")
 """Languages that put "without" after the noun."""
 _URL_CHARS = 300
