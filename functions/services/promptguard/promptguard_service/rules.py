@@ -86,6 +86,9 @@ def _rule(
 
 
 _CHINESE_JAPANESE = ("zh", "ja")
+_OVERRIDE_SPACED = ("de", "es", "fr", "pt", "it", "ru", "hr")
+"""The languages `override_instructions_i18n`, a model feature, reads: adding one changes what the model was fitted
+on (a refit). The other languages' overrides are `override_i18n_more`'s (`_MORE_ANYWHERE`, `_MORE_AT_WORD_START`)."""
 _NOUN_FIRST = ("ja", "ko", "tr")
 """Languages that put "without" after the noun."""
 _URL_CHARS = 300
@@ -139,7 +142,7 @@ RULES: tuple[Rule, ...] = (
         "override_instructions_i18n",
         "instruction_override",
         "strong",
-        rf"(?:{words('ignore', SPACED)})\s+(?:\S+\s+){{0,5}}?(?:{words('instructions', SPACED)})"
+        rf"(?:{words('ignore', _OVERRIDE_SPACED)})\s+(?:\S+\s+){{0,5}}?(?:{words('instructions', _OVERRIDE_SPACED)})"
         rf"|(?:{words('ignore', _CHINESE_JAPANESE)})[^。\n]{{0,12}}(?:{words('instructions', _CHINESE_JAPANESE)})"
         # Japanese puts the verb last: 以前の指示をすべて無視して.
         rf"|(?:指令|指示|命令|ルール|規則)(?:を|は)[^。\n]{{0,8}}(?:{words('ignore', ('ja',))})",
@@ -371,6 +374,23 @@ _MADE_BY_UNSPACED = ("tr", "hi", "bn", "th", "zh", "ja", "ko", "ar")
 """The rest: the phrase opens with the maker (Turkish "tarafından") or in a script without `\\b`."""
 _FORGET_ALL = ("de", "es", "fr", "pt", "it", "hr")
 """The languages whose "forget everything" `override_everything` reads."""
+_MORE_ANYWHERE = ("de", "vi", "ar", "pl", "nl", "tr", "pt", "it", "id", "he")
+"""Languages whose verbs of ignoring `override_i18n_more` reads anywhere in a word."""
+_MORE_AT_WORD_START = (
+    "el", "uk", "cs", "ro", "sv", "no", "fi", "sw", "tl", "hu", "hr", "sl", "sr", "lt", "lv", "et", "af", "sq", "is",
+    "cy", "ga", "zu",
+)  # fmt: skip
+"""The rest of `override_i18n_more`'s languages with spaces: their verbs only at a word's start."""
+_MORE = (*_MORE_ANYWHERE, *_MORE_AT_WORD_START)
+_NOUN_DROPPED = ("ru", "el", "de", "es", "fr", "pt", "it", "tr", "id", "vi", "ar", "en")
+"""The languages whose "ignore the previous." (the noun dropped) `override_i18n_more` reads."""
+
+
+def _noun_then_verb(languages: tuple[str, ...], gap: str) -> str:
+    """Each language's instructions, then within `gap` (a repeated character class) its verb of ignoring."""
+    return "|".join(f"(?:{words('instructions', (code,))}){gap}(?:{words('ignore', (code,))})" for code in languages)
+
+
 _AI_OR_ANSWER_I18N = words("ai", _EVERY_LANGUAGE) + rf"|\b(?:{words('answer', SPACED)})\b|" + words("answer", UNSPACED)
 """An AI (the persona a jailbreak defines; "AI" also right after Chinese or Japanese) or an order to answer,
 in the same languages. German "KI" only after an article: Turkish "ki" is "that"."""
@@ -759,56 +779,26 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         "instruction_override",
         "strong",
         # Overrides in the inflections and languages `override_instructions_i18n` lacks.
-        r"(?:vergess\w{0,20}|ignorieren sie|bỏ qua|hãy quên|تجاهل\w{0,20}|انس|أهمل|اهمل|ignoruj|zignoruj|negeer"
-        r"|vergeet|"
-        r"görmezden gel|unut|esqueç\w{0,20}|dimentic\w{0,20}|ignora\w{0,20}|abaikan|lupakan|abaikanlah"
-        r"|התעל[םמ]\w{0,20}|שכח\w{0,20}|"
-        r"\b(?:αγν[οό]\w{0,20}|ξ[εέ]χα\w{0,20}|ігнору\w{0,20}|забудь\w{0,20}|zapomeň\w{0,20}|uită|ignoră|ignorați"
-        r"|ignorera|glöm|glem|ignorer|unohda|ohita|"
-        r"puuza|sahau|huwag (?:mong |ninyong )?pansinin|balewalain|kalimutan|"
-        # Czech and Slovak, Hungarian, the South Slavic languages, Baltic, Estonian, Afrikaans, Albanian,
-        # Icelandic, Welsh, Irish and Zulu.
-        r"ignoruj\w{1,4}|ignorov\w{1,6}|figyelmen kívül|felejtsd el|zanemari\w{0,4}|zaboravi\w{0,4}"
-        r"|ignoriraj\w{0,4}|prezri\w{0,4}|pozabi\w{0,4}|занемари\w{0,4}|заборави\w{0,4}|игнориши|ignoruo\w{0,6}"
-        r"|pamiršk\w{0,6}|ignorē\w{0,6}|aizmirsti|ignoreeri\w{0,4}|unusta|ignoreer|injoro\w{0,4}|harro\w{0,4}"
-        r"|hunsa\w{0,4}|anwybydd\w{0,6}|déan neamhaird|ziba))\s+(?:\S+\s+){0,5}?"
-        r"(?:anweisung\w{0,20}|hướng dẫn|chỉ dẫn|التعليمات|تعليمات|الإرشادات|الأوامر|التوجيهات|instrukcj\w{0,20}|"
-        r"instructies|talimat\w{0,20}|kurallar\w{0,20}|istruzion\w{0,20}|instru[çc][õo]es|instruksi|perintah|petunjuk"
-        r"|arahan|"
-        r"οδηγί\w{0,20}|εντολ\w{0,20}|інструкц\w{0,20}|вказівк\w{0,20}|pokyn\w{0,20}|instrukc\w{0,20}"
-        r"|instrucțiun\w{0,20}|instruktion\w{0,20}|"
-        r"instruks\w{0,20}|ohje\w{0,20}|maagizo|maelekezo|tagubilin|instruksyon|panuto|[הוכלבמש]{0,2}(?:הוראות|הנחיות)"
-        r"|utasítás\w{0,20}|uput\w{0,20}|navodil\w{0,20}|naredb\w{0,20}|упутств\w{0,20}|инструкциј\w{0,20}"
-        r"|norādījum\w{0,20}|juhis\w{0,20}|juhend\w{0,20}|udhëzim\w{0,20}|leiðbeining\w{0,20}|[cg]yfarwydd\w{0,20}"
-        r"|treoir\w{0,20}|treoracha|imiyalelo)"
+        rf"(?:{words('ignore', _MORE_ANYWHERE)}|\b(?:{words('ignore', _MORE_AT_WORD_START)}))\s+(?:\S+\s+){{0,5}}?"
+        rf"(?:{words('instructions', _MORE)})"
         # Turkish puts the verb last: "the instructions ... forget" (talimatlar\w* ... unut).
-        r"|\b(?:talimat|kural|yönerge)\w{0,20}\s+(?:\S+\s+){0,2}?(?:unut|görmezden gel|yok say)"
+        rf"|\b(?:{words('instructions', ('tr',))})\s+(?:\S+\s+){{0,2}}?(?:{words('ignore', ('tr',))})"
         rf"|(?:{words('previous', ('ko',))})[^.\n]{{0,12}}(?:{words('instructions', ('ko',))})[^.\n]{{0,8}}"
         rf"(?:{words('ignore', ('ko',))})"
         rf"|(?:{words('previous', ('hi',))})[^।\n]{{0,20}}(?:{words('instructions', ('hi',))})[^।\n]{{0,20}}"
         rf"(?:{words('ignore', ('hi',))})"
-        # So do Bengali, Thai (no spaces), Persian and Urdu: "the previous instructions ... ignore".
+        # So do Bengali, Thai (no spaces), Persian, Tamil, Telugu, Kannada, Malayalam, Gujarati, Urdu and Marathi
+        # (their own full stops end a sentence too): "the previous instructions ... ignore".
         rf"|(?:{words('previous', ('bn',))})[^।\n]{{0,25}}(?:{words('instructions', ('bn',))})[^।\n]{{0,25}}"
         rf"(?:{words('ignore', ('bn',))})"
         rf"|(?:{words('ignore', ('th',))})[^\n]{{0,20}}(?:{words('instructions', ('th',))})"
-        rf"|(?:{words('instructions', ('fa',))})[^.\n]{{0,30}}(?:{words('ignore', ('fa',))})"
-        rf"|(?:{words('instructions', ('ur',))})[^۔.\n]{{0,30}}(?:{words('ignore', ('ur',))})"
-        # And Tamil, Telugu, Kannada, Malayalam, Marathi and Gujarati.
-        r"|(?:வழிமுறை|அறிவுறுத்தல்|கட்டளை)[^.\n]{0,30}(?:புறக்கணி|மறந்து)|సూచనల[^.\n]{0,30}(?:విస్మరించ|మర్చిపో)"
-        r"|ಸೂಚನೆ[^.\n]{0,30}(?:ನಿರ್ಲಕ್ಷಿಸ|ಮರೆತು)|നിർദ്ദേശ[^.\n]{0,30}(?:അവഗണിക്ക|മറക്കുക)"
-        r"|सूचना[^।.\n]{0,30}(?:दुर्लक्ष कर|विसरून जा)|સૂચના[^.\n]{0,30}(?:અવગણ|ભૂલી જા)"
+        rf"|{_noun_then_verb(('fa', 'ta', 'te', 'kn', 'ml', 'gu'), r'[^.\n]{0,30}')}"
+        rf"|{_noun_then_verb(('ur',), r'[^۔.\n]{0,30}')}|{_noun_then_verb(('mr',), r'[^।.\n]{0,30}')}"
         # Machine translation drops the noun: "Игнорировать предыдущие." ("ignore the previous [ones]"). Only
         # articles and "all" between: "Lupakan pertanyaan saya sebelumnya" ("forget my previous question")
         # names its noun, the asker's own.
-        r"|\b(?:игнорир\w{0,20}|забудь\w{0,20}|αγνο\w{0,20}|ξέχα\w{0,20}|ignorier\w{0,20}|vergiss\w{0,20}"
-        r"|ignora\w{0,20}|olvid\w{0,20}|ignorez|oublie\w{0,20}|"
-        r"esqueç\w{0,20}|dimentic\w{0,20}|görmezden gel|unut|abaikan|lupakan|bỏ qua|تجاهل\w{0,20})\s+"
-        r"(?:(?:all\w{0,20}|alle\w{0,20}|tod[oa]s?|las|los|les|la|le|el|lo|die|der|das|den|все\w{0,20}|всё|τα|τισ|τουσ"
-        r"|όλ\w{0,20}|tout\w{0,20}|"
-        r"tutt\w{0,20}|gli|semua|yang|tüm|bütün|tất cả|những|các|كل|جميع|ال\S*|as|os|the)\s+){0,2}?"
-        r"(?:предыдущ\w{0,20}|прежн\w{0,20}|προηγούμεν\w{0,20}|vorherige\w{0,20}|anteriores|précédent\w{0,20}"
-        r"|precedent\w{0,20}|önceki\w{0,20}|"
-        r"sebelumnya|trước đó|السابق\w{0,20})(?=\s*[.。!?;,]|\s*$)",
+        rf"|\b(?:{words('ignore', _NOUN_DROPPED)})\s+(?:(?:{words('articles', _NOUN_DROPPED)})\s+){{0,2}}?"
+        rf"(?:{words('previous', _NOUN_DROPPED)})(?=\s*[.。!?;,]|\s*$)",
     ),
     _rule(
         "secret_request",
@@ -847,7 +837,10 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         rf"(?=[^.\n]{{0,100}}?(?:{words('verbatim', _REPEAT_SPACED)}))"
         # Chinese, Japanese and Korean name what is above first and the verb last.
         rf"|(?:{words('above', _CJK)})"
-        rf"(?=[^。\n]{{0,30}}?(?:{words('verbatim', _CJK)}))(?=[^。\n]{{0,40}}?(?:{words('repeat', _CJK)}))",
+        rf"(?=[^。\n]{{0,30}}?(?:{words('verbatim', _CJK)}))(?=[^。\n]{{0,40}}?(?:{words('repeat', _CJK)}))"
+        # So does Turkish: "yukaridaki metni kelimesi kelimesine tekrarla" (as normalised).
+        rf"|\b(?:{words('above', ('tr',))})\b(?=[^.\n]{{0,60}}?(?:{words('verbatim', ('tr',))}))"
+        rf"(?=[^.\n]{{0,100}}?\b(?:{words('repeat', ('tr',))}))",
     ),
     _rule(
         "limits_off_i18n",

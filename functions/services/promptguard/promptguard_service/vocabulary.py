@@ -52,7 +52,10 @@ class Language:
     handling: tuple[str, ...] = ()
     """Resetting, changing, forgetting or keeping a password safe (not a leak)."""
     previous: tuple[str, ...] = ()
-    """"Previous", "above" or "all", before the instructions a verb-last language then ignores."""
+    """"Previous", "above" or "all": before the instructions a verb-last language then ignores, or, where
+    machine translation drops the noun, the last word of an order to ignore ("Игнорировать предыдущие.")."""
+    articles: tuple[str, ...] = ()
+    """Articles and "all", what may stand between `ignore` and a `previous` whose noun was dropped."""
     made_by: tuple[str, ...] = ()
     """"As an AI developed by …", the user speaking as the model or its maker, as machine translation renders
     it (`model_impersonation`)."""
@@ -81,8 +84,10 @@ LANGUAGES: dict[str, Language] = {
         without=(r"\bohne",),
         ai=(r"\b(?:eine?|einer|die|der|als|deine) ki\b",),
         answer=(r"antworte", r"beantworte"),
-        ignore=(r"ignorier\w{0,20}", r"vergiss\w{0,20}", r"missacht\w{0,20}"),
+        ignore=(r"ignorier\w{0,20}", r"verg[ei]ss\w{0,20}", r"missacht\w{0,20}"),
         everything=(r"alles", r"alle"),
+        articles=(r"alle\w{0,20}", r"die", r"der", r"das", r"den"),
+        previous=(r"vorherige\w{0,20}",),
         instructions=(r"anweisung\w{0,20}", r"regeln", r"vorgaben", r"befehl\w{0,20}"),
         show=(
             r"zeig(?:e|en)?", r"verrat(?:e|en)?", r"nenne?n?", r"wiederhole?n?", r"gib", r"geben", r"teilen?",
@@ -111,6 +116,8 @@ LANGUAGES: dict[str, Language] = {
         answer=(r"responde", r"contesta"),
         ignore=(r"ignora\w{0,20}", r"olvid\w{0,20}"),
         everything=(r"todo",),
+        articles=(r"tod[oa]s?", r"las", r"los", r"la", r"el", r"lo"),  # "todos", "todas": Portuguese too
+        previous=(r"anteriores",),  # and Portuguese
         # "instru…" reads Spanish "instrucciones", French "instructions" and Portuguese "instruções" alike.
         instructions=(r"instru\w{0,20}", r"indicaciones"),
         show=(
@@ -138,6 +145,8 @@ LANGUAGES: dict[str, Language] = {
         answer=(r"réponds", r"répondez"),
         ignore=(r"ignorez", r"ignore[rs]?", r"oublie\w{0,20}"),
         everything=(r"tout",),
+        articles=(r"les", r"la", r"le", r"tout\w{0,20}"),
+        previous=(r"précédent\w{0,20}",),
         instructions=(r"règles", r"consignes"),
         show=(
             r"montrez?", r"montrer", r"révèle", r"révélez", r"révéler", r"affichez?", r"afficher", r"donnez?",
@@ -162,7 +171,8 @@ LANGUAGES: dict[str, Language] = {
         answer=(r"responda",),
         ignore=(r"esque[çc]\w{0,20}",),
         everything=(r"tudo",),
-        instructions=(r"regras",),
+        instructions=(r"regras", r"instru[çc][õo]es"),
+        articles=(r"as", r"os"),
         show=(
             r"mostre", r"mostra", r"revele", r"diga", r"diz", r"dizer", r"compartilhe", r"compartilhar", r"repita",
             r"imprima", r"divulgue", r"divulgar",
@@ -182,9 +192,11 @@ LANGUAGES: dict[str, Language] = {
         limits=(r"regole", r"restrizioni", r"limiti", r"filtri"),
         without=(r"\bsenza",),
         answer=(r"rispondi",),
-        ignore=(r"dimentica\w{0,20}",),
+        ignore=(r"dimentic\w{0,20}", r"ignora\w{0,20}"),  # "ignora" is Spanish too
         everything=(r"tutto",),
-        instructions=(r"regole",),
+        instructions=(r"regole", r"istruzion\w{0,20}"),
+        articles=(r"tutt\w{0,20}", r"gli"),
+        previous=(r"precedent\w{0,20}",),
         show=(
             r"mostrami", r"mostrare", r"rivela", r"rivelami", r"rivelare", r"dimmi", r"condividi", r"condividere",
             r"ripeti", r"ripetere", r"stampa", r"stampare", r"svela", r"svelami", r"svelare",
@@ -205,6 +217,8 @@ LANGUAGES: dict[str, Language] = {
         limits=(r"regels", r"beperkingen"),
         without=(r"\bzonder",),
         answer=(r"antwoord",),
+        ignore=(r"negeer", r"vergeet"),
+        instructions=(r"instructies",),
         show=(r"toon", r"tonen", r"vertel", r"vertellen", r"herhaal", r"herhalen", r"onthul", r"onthullen"),
         hidden_prompt=(r"systemprompt\b", r"(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"),
     ),
@@ -219,6 +233,8 @@ LANGUAGES: dict[str, Language] = {
         limits=(r"zasad", r"ograniczeń", r"filtrów", r"cenzury"),
         without=(r"\bbez",),
         answer=(r"odpowiadaj",),
+        ignore=(r"ignoruj", r"zignoruj"),
+        instructions=(r"instrukcj\w{0,20}",),
         show=(r"pokaż", r"pokażcie", r"ujawnij", r"powiedz", r"powtórz", r"wypisz", r"podaj"),
         hidden_prompt=(
             r"(?:prompt|instrukcj\w{0,20}|polecenia) systemow\w{0,20}",
@@ -239,6 +255,8 @@ LANGUAGES: dict[str, Language] = {
         ai=(r"(?<![а-я])ии(?![а-я])",),
         answer=(r"отвечай", r"ответь"),
         ignore=(r"игнорир\w{0,20}", r"забудь\w{0,20}", r"не обращай"),
+        articles=(r"все\w{0,20}", r"всё"),
+        previous=(r"предыдущ\w{0,20}", r"прежн\w{0,20}"),
         instructions=(r"инструкц\w{0,20}", r"указани\w{0,20}", r"правил\w{0,20}"),
         show=(
             r"покажи(?:те)?", r"раскрой(?:те)?", r"выведи(?:те)?", r"выдай(?:те)?", r"повтори(?:те)?", r"скажи(?:те)?",
@@ -253,7 +271,7 @@ LANGUAGES: dict[str, Language] = {
     "tr": Language(
         made_by=(r"tarafından (?:geliştirilen|geliştirilmiş|oluşturulan) bir (?:yapay zeka|ai)\b",),
         repeat=(r"tekrarla\w{0,4}",),
-        above=(r"yukarıdaki", r"önceki"),
+        above=(r"yukaridaki", r"önceki"),  # its dotless i as normalisation spells it
         verbatim=(r"kelimesi kelimesine",),
         secret=(r"şifre",),
         your=(r"\bsenin",),
@@ -263,6 +281,10 @@ LANGUAGES: dict[str, Language] = {
         without_after=(r"olmadan",),
         ai=(r"yapay zeka",),
         answer=(r"cevap ver",),
+        ignore=(r"unut", r"görmezden gel", r"yok say"),
+        instructions=(r"talimat\w{0,20}", r"kural\w{0,20}", r"yönerge\w{0,20}"),
+        articles=(r"tüm", r"bütün"),
+        previous=(r"önceki\w{0,20}",),
         show=(
             r"göster(?:in|ir misin|ebilir misin)?", r"açikla(?:yin|r misin)?", r"söyle(?:yin|r misin)?",
             r"yazdir(?:in)?", r"tekrarla(?:yin)?", r"paylaş(?:in|ir misin)?",
@@ -282,6 +304,10 @@ LANGUAGES: dict[str, Language] = {
         without=(r"không có",),
         ai=(r"trí tuệ nhân tạo",),
         answer=(r"trả lời",),
+        ignore=(r"bỏ qua", r"hãy quên"),
+        instructions=(r"hướng dẫn", r"chỉ dẫn"),
+        articles=(r"tất cả", r"những", r"các"),
+        previous=(r"trước đó",),
         show=(r"hiển thị", r"tiết lộ", r"cho tôi xem", r"cho tôi biết", r"in ra", r"lặp lại", r"chia sẻ"),
         hidden_prompt=(
             r"(?:lời nhắc|chỉ dẫn|hướng dẫn|thông điệp|lệnh) (?:của )?hệ thống",
@@ -301,6 +327,10 @@ LANGUAGES: dict[str, Language] = {
         without=(r"\btanpa",),
         ai=(r"kecerdasan buatan",),
         answer=(r"jawab\w{0,20}",),
+        ignore=(r"abaikan", r"lupakan", r"abaikanlah"),
+        instructions=(r"instruksi", r"perintah", r"petunjuk", r"arahan"),  # "arahan" is Malay too
+        articles=(r"semua", r"yang"),
+        previous=(r"sebelumnya",),
         show=(r"tunjukkan", r"ungkapkan", r"beri tahu", r"beritahu", r"cetak", r"ulangi", r"bagikan", r"sebutkan"),
         hidden_prompt=(
             r"(?:prompt|instruksi|perintah|pesan) sistem\b", r"instruksi (?:awal|asli|tersembunyi|rahasia)\b"
@@ -380,6 +410,10 @@ LANGUAGES: dict[str, Language] = {
         without=(r"بلا", r"بدون"),
         ai=(r"ذكاء اصطناعي",),
         answer=(r"أجب", r"جاوب"),
+        ignore=(r"تجاهل\w{0,20}", r"انس", r"أهمل", r"اهمل"),
+        instructions=(r"التعليمات", r"تعليمات", r"الإرشادات", r"الأوامر", r"التوجيهات"),
+        articles=(r"كل", r"جميع", r"ال\S*"),
+        previous=(r"السابق\w{0,20}",),
         show=(r"اعرض", r"اكشف", r"أظهر", r"اظهر", r"أخبرني", r"اخبرني", r"اطبع", r"كرر", r"شارك"),
         hidden_prompt=(
             r"(?:موجه|تعليمات|رسالة|أوامر) النظام", r"التعليمات (?:الأصلية|الأولية|المخفية|السرية|السابقة)",
@@ -412,6 +446,7 @@ LANGUAGES: dict[str, Language] = {
         mine=(r"\bmy\b",),
         how=(r"\bhow\b",),
         handling=(r"\breset", r"\bchange", r"\bforgot", r"\bstrong", r"\bsafe"),
+        articles=(r"all\w{0,20}", r"the"),  # "alle" of German and the Nordic languages too
     ),
     "el": Language(
         repeat=(r"επανάλαβε",),
@@ -421,18 +456,33 @@ LANGUAGES: dict[str, Language] = {
         your_after=(r"\bσου\b", r"\bσασ\b"),
         mine=(r"\bμου\b",),
         how=(r"\bπώσ\b",),
+        ignore=(r"αγν[οό]\w{0,20}", r"ξ[εέ]χα\w{0,20}"),
+        instructions=(r"οδηγί\w{0,20}", r"εντολ\w{0,20}"),
+        articles=(r"τα", r"τισ", r"τουσ", r"όλ\w{0,20}"),  # final sigma as case folding writes it
+        previous=(r"προηγούμεν\w{0,20}",),
     ),
-    "sw": Language(secret=(r"nenosiri",)),
+    "sw": Language(
+        secret=(r"nenosiri",), ignore=(r"puuza", r"sahau"), instructions=(r"maagizo", r"maelekezo"),
+    ),
     "tl": Language(
         your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",), repeat=(r"ulitin",), above=(r"sa itaas",),
         verbatim=(r"salita por salita",),
         made_by=(r"bilang (?:isang )?ai na (?:binuo|ginawa|nilikha) ng\b",),
+        ignore=(r"huwag (?:mong |ninyong )?pansinin", r"balewalain", r"kalimutan"),
+        instructions=(r"tagubilin", r"instruksyon", r"panuto"),
     ),
-    "hr": Language(ignore=(r"zaboravi",), everything=(r"sve",)),  # and Serbian, Bosnian in Latin script
+    "hr": Language(  # and Serbian, Bosnian in Latin script
+        ignore=(r"zanemari\w{0,4}", r"zaboravi\w{0,4}", r"ignoriraj\w{0,4}"), everything=(r"sve",),
+        instructions=(r"uput\w{0,20}", r"naredb\w{0,20}"),
+    ),
     "sv": Language(
-        repeat=(r"upprepa",), above=(r"ovan", r"ovanför", r"föregående"), verbatim=(r"ordagrant", r"ord för ord")
+        repeat=(r"upprepa",), above=(r"ovan", r"ovanför", r"föregående"), verbatim=(r"ordagrant", r"ord för ord"),
+        ignore=(r"ignorera", r"glöm"), instructions=(r"instruktion\w{0,20}",),  # and Danish "instruktioner"
     ),
-    "ro": Language(repeat=(r"repetă",), above=(r"de mai sus",), verbatim=(r"cuvânt cu cuvânt",)),
+    "ro": Language(
+        repeat=(r"repetă",), above=(r"de mai sus",), verbatim=(r"cuvânt cu cuvânt",),
+        ignore=(r"uită", r"ignoră", r"ignorați"), instructions=(r"instrucțiun\w{0,20}",),
+    ),
     "bn": Language(
         secret=(r"পাসওয়ার্ড",), your=(r"তোমার", r"আপনার"), mine=(r"আমার",), how=(r"কিভাবে", r"কীভাবে"),
         made_by=(r"দ্বারা (?:তৈরি|বিকশিত) (?:একটি )?(?:এআই|ai)",),
@@ -446,7 +496,11 @@ LANGUAGES: dict[str, Language] = {
         ignore=(r"เพิกเฉย", r"ละเว้น", r"ไม่สนใจ", r"ลืม", r"ละเลย"),
         instructions=(r"คําสั่ง", r"คําแนะนํา"),
     ),
-    "he": Language(secret=(r"סיסמ[הא]",), your_after=(r"שלך",), mine=(r"שלי",), how=(r"איך",)),
+    "he": Language(
+        secret=(r"סיסמ[הא]",), your_after=(r"שלך",), mine=(r"שלי",), how=(r"איך",),
+        ignore=(r"התעל[םמ]\w{0,20}", r"שכח\w{0,20}"),
+        instructions=(r"[הוכלבמש]{0,2}(?:הוראות|הנחיות)",),  # behind up to two prefix letters ("וה", "של")
+    ),
     "fa": Language(
         your_after=(r"\bشما\b",), mine=(r"\bمن\b",), how=(r"چگونه", r"چطور"),
         instructions=(r"دستورالعمل", r"دستورات"), ignore=(r"نادیده بگیر", r"فراموش کن"),
@@ -455,12 +509,49 @@ LANGUAGES: dict[str, Language] = {
         secret=(r"پاس ورڈ",), mine=(r"میرا", r"میری"), how=(r"کیسے",), instructions=(r"ہدایات",),
         ignore=(r"نظر انداز", r"بھول"),
     ),
+    "uk": Language(  # Ukrainian
+        ignore=(r"ігнору\w{0,20}", r"забудь\w{0,20}"), instructions=(r"інструкц\w{0,20}", r"вказівк\w{0,20}"),
+    ),
+    "cs": Language(  # Czech, and Slovak
+        ignore=(r"zapomeň\w{0,20}", r"ignoruj\w{1,4}", r"ignorov\w{1,6}"),
+        instructions=(r"pokyn\w{0,20}", r"instrukc\w{0,20}"),
+    ),
+    "no": Language(ignore=(r"glem", r"ignorer"), instructions=(r"instruks\w{0,20}",)),  # Norwegian, and Danish
+    "fi": Language(ignore=(r"unohda", r"ohita"), instructions=(r"ohje\w{0,20}",)),  # Finnish
+    "hu": Language(ignore=(r"figyelmen kívül", r"felejtsd el"), instructions=(r"utasítás\w{0,20}",)),  # Hungarian
+    "sl": Language(ignore=(r"prezri\w{0,4}", r"pozabi\w{0,4}"), instructions=(r"navodil\w{0,20}",)),  # Slovenian
+    "sr": Language(  # Serbian in Cyrillic script, and Macedonian
+        ignore=(r"занемари\w{0,4}", r"заборави\w{0,4}", r"игнориши"),
+        instructions=(r"упутств\w{0,20}", r"инструкциј\w{0,20}"),
+    ),
+    "lt": Language(ignore=(r"ignoruo\w{0,6}", r"pamiršk\w{0,6}")),  # Lithuanian
+    "lv": Language(ignore=(r"ignorē\w{0,6}", r"aizmirsti"), instructions=(r"norādījum\w{0,20}",)),  # Latvian
+    "et": Language(  # Estonian
+        ignore=(r"ignoreeri\w{0,4}", r"unusta"), instructions=(r"juhis\w{0,20}", r"juhend\w{0,20}"),
+    ),
+    "af": Language(ignore=(r"ignoreer",)),  # Afrikaans
+    "sq": Language(ignore=(r"injoro\w{0,4}", r"harro\w{0,4}"), instructions=(r"udhëzim\w{0,20}",)),  # Albanian
+    "is": Language(ignore=(r"hunsa\w{0,4}",), instructions=(r"leiðbeining\w{0,20}",)),  # Icelandic
+    "cy": Language(ignore=(r"anwybydd\w{0,6}",), instructions=(r"[cg]yfarwydd\w{0,20}",)),  # Welsh
+    "ga": Language(ignore=(r"déan neamhaird",), instructions=(r"treoir\w{0,20}", r"treoracha")),  # Irish
+    "zu": Language(ignore=(r"ziba",), instructions=(r"imiyalelo",)),  # Zulu
+    # The verb-last languages of India with no record above (Hindi and Bengali have one): their instructions,
+    # then the verb.
+    "ta": Language(instructions=(r"வழிமுறை", r"அறிவுறுத்தல்", r"கட்டளை"), ignore=(r"புறக்கணி", r"மறந்து")),  # Tamil
+    "te": Language(instructions=(r"సూచనల",), ignore=(r"విస్మరించ", r"మర్చిపో")),  # Telugu
+    "kn": Language(instructions=(r"ಸೂಚನೆ",), ignore=(r"ನಿರ್ಲಕ್ಷಿಸ", r"ಮರೆತು")),  # Kannada
+    "ml": Language(instructions=(r"നിർദ്ദേശ",), ignore=(r"അവഗണിക്ക", r"മറക്കുക")),  # Malayalam
+    "mr": Language(instructions=(r"सूचना",), ignore=(r"दुर्लक्ष कर", r"विसरून जा")),  # Marathi
+    "gu": Language(instructions=(r"સૂચના",), ignore=(r"અવગણ", r"ભૂલી જા")),  # Gujarati
 }  # fmt: skip
 """Every language the rules read by name (the learned layer reads the rest)."""
 
-SPACED = ("de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi", "en", "el", "sw", "tl", "sv", "ro", "hr")
+SPACED = (
+    "de", "es", "fr", "pt", "it", "nl", "pl", "ru", "tr", "id", "vi", "en", "el", "sw", "tl", "sv", "ro", "hr", "uk",
+    "cs", "no", "fi", "hu", "sl", "sr", "lt", "lv", "et", "af", "sq", "is", "cy", "ga", "zu",
+)  # fmt: skip
 """Languages whose words are read behind one `\\b` (one test where a word cannot start, not one per branch)."""
-UNSPACED = ("zh", "ja", "ko", "ar", "hi", "bn", "th", "he", "fa", "ur")
+UNSPACED = ("zh", "ja", "ko", "ar", "hi", "bn", "th", "he", "fa", "ur", "ta", "te", "kn", "ml", "mr", "gu")
 """Languages whose words are read behind the lookahead of what they open with (`openings.behind_opening`):
 Chinese and Japanese have no spaces for `\\b` to stand at."""
 
