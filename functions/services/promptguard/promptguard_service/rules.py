@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Literal
 from promptguard_service import errand
 from promptguard_service.literals import Formula, LiteralIndex, Test, literals, predicate, required
 from promptguard_service.openings import behind_opening, lookahead, with_opening
-from promptguard_service.vocabulary import SPACED, UNSPACED, words
+from promptguard_service.vocabulary import SPACED, UNSPACED, entries, words
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -85,6 +85,15 @@ def _rule(
     return Rule(name, intent, strength, with_opening(pattern), documents_only, search)
 
 
+def _an_order(verbs: str, languages: tuple[str, ...]) -> str:
+    """`verbs` (an alternation of verbs of ignoring) where they give an order: not with a "not" of `languages`
+    just before or within two words after. "Non dimenticare le istruzioni", "Vergessen Sie nicht die Regeln"
+    and "glöm inte instruktionerna" are reminders to keep the instructions."""
+    before = "".join(f"(?<!{re.escape(word)})" for word in entries("not_before", languages))
+    after = words("not_after", languages)
+    return before + f"(?:{verbs})" + (rf"(?!\s+(?:[^\s.,;:!?]+\s+){{0,2}}?(?:{after})\b)" if after else "")
+
+
 _CHINESE_JAPANESE = ("zh", "ja")
 _OVERRIDE_SPACED = ("de", "es", "fr", "pt", "it", "ru", "hr")
 """The languages `override_instructions_i18n`, a model feature, reads: adding one changes what the model was fitted
@@ -142,7 +151,8 @@ RULES: tuple[Rule, ...] = (
         "override_instructions_i18n",
         "instruction_override",
         "strong",
-        rf"(?:{words('ignore', _OVERRIDE_SPACED)})\s+(?:\S+\s+){{0,5}}?(?:{words('instructions', _OVERRIDE_SPACED)})"
+        rf"{_an_order(words('ignore', _OVERRIDE_SPACED), _OVERRIDE_SPACED)}\s+(?:\S+\s+){{0,5}}?"
+        rf"(?:{words('instructions', _OVERRIDE_SPACED)})"
         rf"|(?:{words('ignore', _CHINESE_JAPANESE)})[^。\n]{{0,12}}(?:{words('instructions', _CHINESE_JAPANESE)})"
         # Japanese puts the verb last: 以前の指示をすべて無視して.
         rf"|(?:指令|指示|命令|ルール|規則)(?:を|は)[^。\n]{{0,8}}(?:{words('ignore', ('ja',))})",
@@ -382,6 +392,7 @@ _MORE_AT_WORD_START = (
 )  # fmt: skip
 """The rest of `override_i18n_more`'s languages with spaces: their verbs only at a word's start."""
 _MORE = (*_MORE_ANYWHERE, *_MORE_AT_WORD_START)
+_MORE_VERBS = rf"{words('ignore', _MORE_ANYWHERE)}|\b(?:{words('ignore', _MORE_AT_WORD_START)})"
 _NOUN_DROPPED = ("ru", "el", "de", "es", "fr", "pt", "it", "tr", "id", "vi", "ar", "en")
 """The languages whose "ignore the previous." (the noun dropped) `override_i18n_more` reads."""
 
@@ -779,7 +790,7 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         "instruction_override",
         "strong",
         # Overrides in the inflections and languages `override_instructions_i18n` lacks.
-        rf"(?:{words('ignore', _MORE_ANYWHERE)}|\b(?:{words('ignore', _MORE_AT_WORD_START)}))\s+(?:\S+\s+){{0,5}}?"
+        rf"{_an_order(_MORE_VERBS, _MORE)}\s+(?:\S+\s+){{0,5}}?"
         rf"(?:{words('instructions', _MORE)})"
         # Turkish puts the verb last: "the instructions ... forget" (talimatlar\w* ... unut).
         rf"|\b(?:{words('instructions', ('tr',))})\s+(?:\S+\s+){{0,2}}?(?:{words('ignore', ('tr',))})"
@@ -797,7 +808,8 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         # Machine translation drops the noun: "Игнорировать предыдущие." ("ignore the previous [ones]"). Only
         # articles and "all" between: "Lupakan pertanyaan saya sebelumnya" ("forget my previous question")
         # names its noun, the asker's own.
-        rf"|\b(?:{words('ignore', _NOUN_DROPPED)})\s+(?:(?:{words('articles', _NOUN_DROPPED)})\s+){{0,2}}?"
+        rf"|\b{_an_order(words('ignore', _NOUN_DROPPED), _NOUN_DROPPED)}\s+"
+        rf"(?:(?:{words('articles', _NOUN_DROPPED)})\s+){{0,2}}?"
         rf"(?:{words('previous', _NOUN_DROPPED)})(?=\s*[.。!?;,]|\s*$)",
     ),
     _rule(
@@ -871,7 +883,8 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         # "forget everything", "ignore all preceding orders", "vergiss alles davor": wiping the slate, any wording.
         r"\b(?:forget|ignore|disregard)\s+(?:about\s+)?(?:everything\b(?!\s+(?:about|you know|else))"
         r"|all\s+(?:the\s+)?(?:\w+\s+)?(?:orders|tasks|assignments|information|context))"
-        rf"|\b(?:{words('ignore', _FORGET_ALL)})\s+(?:nun\s+|jetzt\s+)?(?:{words('everything', _FORGET_ALL)})\b"
+        rf"|\b{_an_order(words('ignore', _FORGET_ALL), _FORGET_ALL)}\s+(?:nun\s+|jetzt\s+)?"
+        rf"(?:{words('everything', _FORGET_ALL)})\b"
         r"|\b(?:leave|lassen sie)\s+(?:\w+\s+){0,2}?(?:previous|vorherigen) (?:information|informationen)"
         r"|\b(?:höre|hör) nicht auf\b|\bchange your instructions\b"
         r"|\b(?:previous|bisherigen|prior) (?:information|informationen|instructions)[^.\n]{0,40}"

@@ -56,6 +56,12 @@ class Language:
     machine translation drops the noun, the last word of an order to ignore ("Игнорировать предыдущие.")."""
     articles: tuple[str, ...] = ()
     """Articles and "all", what may stand between `ignore` and a `previous` whose noun was dropped."""
+    not_before: tuple[str, ...] = ()
+    """"Not" (or "don't") just before a verb of `ignore`, with what separates them ("non ", "n'"): a reminder
+    ("non dimenticare le istruzioni") is no order to ignore them. Plain text, each entry a fixed-width
+    lookbehind."""
+    not_after: tuple[str, ...] = ()
+    """"Not" after the verb of `ignore`, within two words ("vergessen Sie nicht die Regeln", "glöm inte")."""
     made_by: tuple[str, ...] = ()
     """"As an AI developed by …", the user speaking as the model or its maker, as machine translation renders
     it (`model_impersonation`)."""
@@ -71,6 +77,7 @@ class Language:
 
 LANGUAGES: dict[str, Language] = {
     "de": Language(
+        not_before=("nicht ",), not_after=(r"nicht",),
         made_by=(r"als von \w+ entwickelte ki\b",),
         repeat=(r"wiederhole", r"wiederholen sie"),
         above=(r"oben", r"oberhalb", r"darüber", r"davor", r"vorherige\w?"),
@@ -99,6 +106,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "es": Language(
+        not_before=("no ",),
         # and Portuguese ("desenvolvida pela")
         made_by=(r"como (?:una? )?ia (?:desarrollad|cread|entrenad|desenvolvid|criad|treinad)[ao] (?:por|pel[ao])\b",),
         repeat=(r"repite", r"repetir"),
@@ -131,6 +139,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "fr": Language(
+        not_before=("n'", "n’", "pas ", "ne "),
         made_by=(r"en tant qu'(?:ia|intelligence artificielle) (?:développée|créée|entraînée) par\b",),
         repeat=(r"répète", r"répétez", r"répéter"),
         above=(r"ci-dessus", r"au-dessus", r"plus haut", r"précédent\w?"),
@@ -159,6 +168,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "pt": Language(
+        not_before=("não ", "nao "),
         repeat=(r"repita",),  # and "repetir", as Spanish spells it
         above=(r"acima",),
         verbatim=(r"palavra por palavra",),
@@ -183,6 +193,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "it": Language(
+        not_before=("non ",),
         made_by=(r"come (?:un'|una )?ia (?:sviluppat|creat|addestrat)[ao] da\b",),
         repeat=(r"ripeti", r"ripetere"),
         above=(r"sopra", r"precedente"),
@@ -207,6 +218,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "nl": Language(
+        not_after=(r"niet",),
         repeat=(r"herhaal",),
         above=(r"hierboven", r"vorige"),
         verbatim=(r"woord voor woord",),
@@ -223,6 +235,7 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"systemprompt\b", r"(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"),
     ),
     "pl": Language(
+        not_before=("nie ",),
         repeat=(r"powtórz",),
         above=(r"powyżej", r"poprzedni\w?"),
         verbatim=(r"słowo w słowo",),
@@ -242,6 +255,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ru": Language(
+        not_before=("не ",),
         made_by=(r"как (?:ии|искусственный интеллект),? (?:разработанн|созданн)\w{0,20}",),
         repeat=(r"повтори\w{0,3}",),
         above=(r"выше", r"предыдущ\w{1,4}"),
@@ -281,7 +295,7 @@ LANGUAGES: dict[str, Language] = {
         without_after=(r"olmadan",),
         ai=(r"yapay zeka",),
         answer=(r"cevap ver",),
-        ignore=(r"unut", r"görmezden gel", r"yok say"),
+        ignore=(r"unut(?!ma|me)", r"görmezden gel(?!me)", r"yok say(?!ma)"),  # not the negatives "unutma", ...
         instructions=(r"talimat\w{0,20}", r"kural\w{0,20}", r"yönerge\w{0,20}"),
         articles=(r"tüm", r"bütün"),
         previous=(r"önceki\w{0,20}",),
@@ -295,6 +309,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "vi": Language(
+        not_before=("đừng ", "không "),
         made_by=(r"một ai (?:được )?(?:phát triển|tạo ra) bởi\b",),
         secret=(r"mật khẩu",),
         your=(r"của bạn", r"\bbạn\b"),
@@ -315,6 +330,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "id": Language(
+        not_before=("jangan ",),
         made_by=(r"sebagai (?:sebuah )?ai yang (?:dikembangkan|dibuat|dilatih) oleh\b",),
         repeat=(r"ulangi",),
         above=(r"di atas", r"sebelumnya"),
@@ -449,6 +465,7 @@ LANGUAGES: dict[str, Language] = {
         articles=(r"all\w{0,20}", r"the"),  # "alle" of German and the Nordic languages too
     ),
     "el": Language(
+        not_before=("μην ",),
         repeat=(r"επανάλαβε",),
         above=(r"παραπάνω", r"προηγούμεν\w{1,3}"),
         verbatim=(r"λέξη προς λέξη",),
@@ -465,6 +482,7 @@ LANGUAGES: dict[str, Language] = {
         secret=(r"nenosiri",), ignore=(r"puuza", r"sahau"), instructions=(r"maagizo", r"maelekezo"),
     ),
     "tl": Language(
+        not_before=("huwag ", "huwag mong ", "huwag ninyong "),
         your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",), repeat=(r"ulitin",), above=(r"sa itaas",),
         verbatim=(r"salita por salita",),
         made_by=(r"bilang (?:isang )?ai na (?:binuo|ginawa|nilikha) ng\b",),
@@ -472,14 +490,17 @@ LANGUAGES: dict[str, Language] = {
         instructions=(r"tagubilin", r"instruksyon", r"panuto"),
     ),
     "hr": Language(  # and Serbian, Bosnian in Latin script
+        not_before=("ne ",),
         ignore=(r"zanemari\w{0,4}", r"zaboravi\w{0,4}", r"ignoriraj\w{0,4}"), everything=(r"sve",),
         instructions=(r"uput\w{0,20}", r"naredb\w{0,20}"),
     ),
     "sv": Language(
+        not_after=(r"inte",),
         repeat=(r"upprepa",), above=(r"ovan", r"ovanför", r"föregående"), verbatim=(r"ordagrant", r"ord för ord"),
         ignore=(r"ignorera", r"glöm"), instructions=(r"instruktion\w{0,20}",),  # and Danish "instruktioner"
     ),
     "ro": Language(
+        not_before=("nu ",),
         repeat=(r"repetă",), above=(r"de mai sus",), verbatim=(r"cuvânt cu cuvânt",),
         ignore=(r"uită", r"ignoră", r"ignorați"), instructions=(r"instrucțiun\w{0,20}",),
     ),
@@ -510,27 +531,51 @@ LANGUAGES: dict[str, Language] = {
         ignore=(r"نظر انداز", r"بھول"),
     ),
     "uk": Language(  # Ukrainian
+        not_before=("не ",),
         ignore=(r"ігнору\w{0,20}", r"забудь\w{0,20}"), instructions=(r"інструкц\w{0,20}", r"вказівк\w{0,20}"),
     ),
     "cs": Language(  # Czech, and Slovak
         ignore=(r"zapomeň\w{0,20}", r"ignoruj\w{1,4}", r"ignorov\w{1,6}"),
         instructions=(r"pokyn\w{0,20}", r"instrukc\w{0,20}"),
     ),
-    "no": Language(ignore=(r"glem", r"ignorer"), instructions=(r"instruks\w{0,20}",)),  # Norwegian, and Danish
-    "fi": Language(ignore=(r"unohda", r"ohita"), instructions=(r"ohje\w{0,20}",)),  # Finnish
-    "hu": Language(ignore=(r"figyelmen kívül", r"felejtsd el"), instructions=(r"utasítás\w{0,20}",)),  # Hungarian
-    "sl": Language(ignore=(r"prezri\w{0,4}", r"pozabi\w{0,4}"), instructions=(r"navodil\w{0,20}",)),  # Slovenian
+    "no": Language(  # Norwegian, and Danish
+        not_before=("ikke ",),
+        not_after=(r"ikke",),
+        ignore=(r"glem", r"ignorer"),
+        instructions=(r"instruks\w{0,20}",),
+    ),
+    "fi": Language(  # Finnish
+        not_before=("älä ",),
+        ignore=(r"unohda", r"ohita"),
+        instructions=(r"ohje\w{0,20}",),
+    ),
+    "hu": Language(  # Hungarian
+        not_before=("ne ",),
+        ignore=(r"figyelmen kívül", r"felejtsd el"),
+        instructions=(r"utasítás\w{0,20}",),
+    ),
+    "sl": Language(  # Slovenian
+        not_before=("ne ",),
+        ignore=(r"prezri\w{0,4}", r"pozabi\w{0,4}"),
+        instructions=(r"navodil\w{0,20}",),
+    ),
     "sr": Language(  # Serbian in Cyrillic script, and Macedonian
+        not_before=("не ",),
         ignore=(r"занемари\w{0,4}", r"заборави\w{0,4}", r"игнориши"),
         instructions=(r"упутств\w{0,20}", r"инструкциј\w{0,20}"),
     ),
     "lt": Language(ignore=(r"ignoruo\w{0,6}", r"pamiršk\w{0,6}")),  # Lithuanian
     "lv": Language(ignore=(r"ignorē\w{0,6}", r"aizmirsti"), instructions=(r"norādījum\w{0,20}",)),  # Latvian
     "et": Language(  # Estonian
+        not_before=("ära ",),
         ignore=(r"ignoreeri\w{0,4}", r"unusta"), instructions=(r"juhis\w{0,20}", r"juhend\w{0,20}"),
     ),
     "af": Language(ignore=(r"ignoreer",)),  # Afrikaans
-    "sq": Language(ignore=(r"injoro\w{0,4}", r"harro\w{0,4}"), instructions=(r"udhëzim\w{0,20}",)),  # Albanian
+    "sq": Language(  # Albanian
+        not_before=("mos ",),
+        ignore=(r"injoro\w{0,4}", r"harro\w{0,4}"),
+        instructions=(r"udhëzim\w{0,20}",),
+    ),
     "is": Language(ignore=(r"hunsa\w{0,4}",), instructions=(r"leiðbeining\w{0,20}",)),  # Icelandic
     "cy": Language(ignore=(r"anwybydd\w{0,6}",), instructions=(r"[cg]yfarwydd\w{0,20}",)),  # Welsh
     "ga": Language(ignore=(r"déan neamhaird",), instructions=(r"treoir\w{0,20}", r"treoracha")),  # Irish
@@ -558,6 +603,11 @@ Chinese and Japanese have no spaces for `\\b` to stand at."""
 
 def words(kind: str, languages: tuple[str, ...]) -> str:
     """The `kind` words (a `Language` field) of `languages`, as one alternation's branches, in that order."""
+    return "|".join(entries(kind, languages))
+
+
+def entries(kind: str, languages: tuple[str, ...]) -> tuple[str, ...]:
+    """The `kind` words (a `Language` field) of `languages`, in that order, each once."""
     if kind not in {field.name for field in fields(Language)}:
         raise KeyError(kind)
-    return "|".join(word for code in languages for word in getattr(LANGUAGES[code], kind))
+    return tuple(dict.fromkeys(word for code in languages for word in getattr(LANGUAGES[code], kind)))
