@@ -539,25 +539,14 @@ LANGUAGES: dict[str, Language] = {
         instructions=(r"pokyn\w{0,20}", r"instrukc\w{0,20}"),
     ),
     "no": Language(  # Norwegian, and Danish
-        not_before=("ikke ",),
-        not_after=(r"ikke",),
-        ignore=(r"glem", r"ignorer"),
-        instructions=(r"instruks\w{0,20}",),
+        ignore=(r"glem", r"ignorer"), instructions=(r"instruks\w{0,20}",), not_before=("ikke ",), not_after=(r"ikke",)
     ),
-    "fi": Language(  # Finnish
-        not_before=("älä ",),
-        ignore=(r"unohda", r"ohita"),
-        instructions=(r"ohje\w{0,20}",),
-    ),
+    "fi": Language(ignore=(r"unohda", r"ohita"), instructions=(r"ohje\w{0,20}",), not_before=("älä ",)),  # Finnish
     "hu": Language(  # Hungarian
-        not_before=("ne ",),
-        ignore=(r"figyelmen kívül", r"felejtsd el"),
-        instructions=(r"utasítás\w{0,20}",),
+        ignore=(r"figyelmen kívül", r"felejtsd el"), instructions=(r"utasítás\w{0,20}",), not_before=("ne ",)
     ),
     "sl": Language(  # Slovenian
-        not_before=("ne ",),
-        ignore=(r"prezri\w{0,4}", r"pozabi\w{0,4}"),
-        instructions=(r"navodil\w{0,20}",),
+        ignore=(r"prezri\w{0,4}", r"pozabi\w{0,4}"), instructions=(r"navodil\w{0,20}",), not_before=("ne ",)
     ),
     "sr": Language(  # Serbian in Cyrillic script, and Macedonian
         not_before=("не ",),
