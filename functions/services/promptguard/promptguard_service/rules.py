@@ -89,9 +89,9 @@ def _an_order(verbs: str, languages: tuple[str, ...]) -> str:
     """`verbs` (an alternation of verbs of ignoring) where they give an order: not with a "not" of `languages`
     just before or within two words after. "Non dimenticare le istruzioni", "Vergessen Sie nicht die Regeln"
     and "glöm inte instruktionerna" are reminders to keep the instructions."""
-    before = "".join(f"(?<!{re.escape(word)})" for word in entries("not_before", languages))
     after = words("not_after", languages)
-    return before + f"(?:{verbs})" + (rf"(?!\s+(?:[^\s.,;:!?]+\s+){{0,2}}?(?:{after})\b)" if after else "")
+    not_after = rf"(?!\s+(?:[^\s.,;:!?]+\s+){{0,2}}?(?:{after})\b)" if after else ""
+    return f"{_unless_after(*entries('not_before', languages))}(?:{verbs}){not_after}"
 
 
 _CHINESE_JAPANESE = ("zh", "ja")

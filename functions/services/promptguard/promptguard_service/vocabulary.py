@@ -57,11 +57,11 @@ class Language:
     articles: tuple[str, ...] = ()
     """Articles and "all", what may stand between `ignore` and a `previous` whose noun was dropped."""
     not_before: tuple[str, ...] = ()
-    """"Not" (or "don't") just before a verb of `ignore`, with what separates them ("non ", "n'"): a reminder
-    ("non dimenticare le istruzioni") is no order to ignore them. Plain text, each entry a fixed-width
-    lookbehind."""
+    """"Not" (or "don't") as a word just before a verb of `ignore` ("non", "nie"): a reminder ("non dimenticare le
+    istruzioni") is no order to ignore them. Plain text (one lookbehind each, `rules._unless_after`)."""
     not_after: tuple[str, ...] = ()
-    """"Not" after the verb of `ignore`, within two words ("vergessen Sie nicht die Regeln", "glöm inte")."""
+    """"Not" after the verb of `ignore`, within two words ("vergessen Sie nicht die Regeln", "glöm inte",
+    "n'oubliez pas")."""
     made_by: tuple[str, ...] = ()
     """"As an AI developed by …", the user speaking as the model or its maker, as machine translation renders
     it (`model_impersonation`)."""
@@ -77,7 +77,7 @@ class Language:
 
 LANGUAGES: dict[str, Language] = {
     "de": Language(
-        not_before=("nicht ",), not_after=(r"nicht",),
+        not_before=("nicht",), not_after=(r"nicht",),
         made_by=(r"als von \w+ entwickelte ki\b",),
         repeat=(r"wiederhole", r"wiederholen sie"),
         above=(r"oben", r"oberhalb", r"darüber", r"davor", r"vorherige\w?"),
@@ -106,7 +106,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "es": Language(
-        not_before=("no ",),
+        not_before=("no",),
         # and Portuguese ("desenvolvida pela")
         made_by=(r"como (?:una? )?ia (?:desarrollad|cread|entrenad|desenvolvid|criad|treinad)[ao] (?:por|pel[ao])\b",),
         repeat=(r"repite", r"repetir"),
@@ -139,7 +139,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "fr": Language(
-        not_before=("n'", "n’", "pas ", "ne "),
+        not_before=("pas", "ne"), not_after=(r"pas",),
         made_by=(r"en tant qu'(?:ia|intelligence artificielle) (?:développée|créée|entraînée) par\b",),
         repeat=(r"répète", r"répétez", r"répéter"),
         above=(r"ci-dessus", r"au-dessus", r"plus haut", r"précédent\w?"),
@@ -168,7 +168,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "pt": Language(
-        not_before=("não ", "nao "),
+        not_before=("não", "nao"),
         repeat=(r"repita",),  # and "repetir", as Spanish spells it
         above=(r"acima",),
         verbatim=(r"palavra por palavra",),
@@ -193,7 +193,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "it": Language(
-        not_before=("non ",),
+        not_before=("non",),
         made_by=(r"come (?:un'|una )?ia (?:sviluppat|creat|addestrat)[ao] da\b",),
         repeat=(r"ripeti", r"ripetere"),
         above=(r"sopra", r"precedente"),
@@ -235,7 +235,7 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"systemprompt\b", r"(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"),
     ),
     "pl": Language(
-        not_before=("nie ",),
+        not_before=("nie",),
         repeat=(r"powtórz",),
         above=(r"powyżej", r"poprzedni\w?"),
         verbatim=(r"słowo w słowo",),
@@ -255,7 +255,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ru": Language(
-        not_before=("не ",),
+        not_before=("не",),
         made_by=(r"как (?:ии|искусственный интеллект),? (?:разработанн|созданн)\w{0,20}",),
         repeat=(r"повтори\w{0,3}",),
         above=(r"выше", r"предыдущ\w{1,4}"),
@@ -309,7 +309,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "vi": Language(
-        not_before=("đừng ", "không "),
+        not_before=("đừng", "không"),
         made_by=(r"một ai (?:được )?(?:phát triển|tạo ra) bởi\b",),
         secret=(r"mật khẩu",),
         your=(r"của bạn", r"\bbạn\b"),
@@ -330,7 +330,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "id": Language(
-        not_before=("jangan ",),
+        not_before=("jangan",),
         made_by=(r"sebagai (?:sebuah )?ai yang (?:dikembangkan|dibuat|dilatih) oleh\b",),
         repeat=(r"ulangi",),
         above=(r"di atas", r"sebelumnya"),
@@ -465,7 +465,7 @@ LANGUAGES: dict[str, Language] = {
         articles=(r"all\w{0,20}", r"the"),  # "alle" of German and the Nordic languages too
     ),
     "el": Language(
-        not_before=("μην ",),
+        not_before=("μην",),
         repeat=(r"επανάλαβε",),
         above=(r"παραπάνω", r"προηγούμεν\w{1,3}"),
         verbatim=(r"λέξη προς λέξη",),
@@ -482,7 +482,7 @@ LANGUAGES: dict[str, Language] = {
         secret=(r"nenosiri",), ignore=(r"puuza", r"sahau"), instructions=(r"maagizo", r"maelekezo"),
     ),
     "tl": Language(
-        not_before=("huwag ", "huwag mong ", "huwag ninyong "),
+        not_before=("huwag", "huwag mong", "huwag ninyong"),
         your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",), repeat=(r"ulitin",), above=(r"sa itaas",),
         verbatim=(r"salita por salita",),
         made_by=(r"bilang (?:isang )?ai na (?:binuo|ginawa|nilikha) ng\b",),
@@ -490,7 +490,7 @@ LANGUAGES: dict[str, Language] = {
         instructions=(r"tagubilin", r"instruksyon", r"panuto"),
     ),
     "hr": Language(  # and Serbian, Bosnian in Latin script
-        not_before=("ne ",),
+        not_before=("ne",),
         ignore=(r"zanemari\w{0,4}", r"zaboravi\w{0,4}", r"ignoriraj\w{0,4}"), everything=(r"sve",),
         instructions=(r"uput\w{0,20}", r"naredb\w{0,20}"),
     ),
@@ -500,7 +500,7 @@ LANGUAGES: dict[str, Language] = {
         ignore=(r"ignorera", r"glöm"), instructions=(r"instruktion\w{0,20}",),  # and Danish "instruktioner"
     ),
     "ro": Language(
-        not_before=("nu ",),
+        not_before=("nu",),
         repeat=(r"repetă",), above=(r"de mai sus",), verbatim=(r"cuvânt cu cuvânt",),
         ignore=(r"uită", r"ignoră", r"ignorați"), instructions=(r"instrucțiun\w{0,20}",),
     ),
@@ -531,7 +531,7 @@ LANGUAGES: dict[str, Language] = {
         ignore=(r"نظر انداز", r"بھول"),
     ),
     "uk": Language(  # Ukrainian
-        not_before=("не ",),
+        not_before=("не",),
         ignore=(r"ігнору\w{0,20}", r"забудь\w{0,20}"), instructions=(r"інструкц\w{0,20}", r"вказівк\w{0,20}"),
     ),
     "cs": Language(  # Czech, and Slovak
@@ -539,29 +539,29 @@ LANGUAGES: dict[str, Language] = {
         instructions=(r"pokyn\w{0,20}", r"instrukc\w{0,20}"),
     ),
     "no": Language(  # Norwegian, and Danish
-        ignore=(r"glem", r"ignorer"), instructions=(r"instruks\w{0,20}",), not_before=("ikke ",), not_after=(r"ikke",)
+        ignore=(r"glem", r"ignorer"), instructions=(r"instruks\w{0,20}",), not_before=("ikke",), not_after=(r"ikke",)
     ),
-    "fi": Language(ignore=(r"unohda", r"ohita"), instructions=(r"ohje\w{0,20}",), not_before=("älä ",)),  # Finnish
+    "fi": Language(ignore=(r"unohda", r"ohita"), instructions=(r"ohje\w{0,20}",), not_before=("älä",)),  # Finnish
     "hu": Language(  # Hungarian
-        ignore=(r"figyelmen kívül", r"felejtsd el"), instructions=(r"utasítás\w{0,20}",), not_before=("ne ",)
+        ignore=(r"figyelmen kívül", r"felejtsd el"), instructions=(r"utasítás\w{0,20}",), not_before=("ne",)
     ),
     "sl": Language(  # Slovenian
-        ignore=(r"prezri\w{0,4}", r"pozabi\w{0,4}"), instructions=(r"navodil\w{0,20}",), not_before=("ne ",)
+        ignore=(r"prezri\w{0,4}", r"pozabi\w{0,4}"), instructions=(r"navodil\w{0,20}",), not_before=("ne",)
     ),
     "sr": Language(  # Serbian in Cyrillic script, and Macedonian
-        not_before=("не ",),
+        not_before=("не",),
         ignore=(r"занемари\w{0,4}", r"заборави\w{0,4}", r"игнориши"),
         instructions=(r"упутств\w{0,20}", r"инструкциј\w{0,20}"),
     ),
     "lt": Language(ignore=(r"ignoruo\w{0,6}", r"pamiršk\w{0,6}")),  # Lithuanian
     "lv": Language(ignore=(r"ignorē\w{0,6}", r"aizmirsti"), instructions=(r"norādījum\w{0,20}",)),  # Latvian
     "et": Language(  # Estonian
-        not_before=("ära ",),
+        not_before=("ära",),
         ignore=(r"ignoreeri\w{0,4}", r"unusta"), instructions=(r"juhis\w{0,20}", r"juhend\w{0,20}"),
     ),
     "af": Language(ignore=(r"ignoreer",)),  # Afrikaans
     "sq": Language(  # Albanian
-        not_before=("mos ",),
+        not_before=("mos",),
         ignore=(r"injoro\w{0,4}", r"harro\w{0,4}"),
         instructions=(r"udhëzim\w{0,20}",),
     ),
