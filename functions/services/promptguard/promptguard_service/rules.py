@@ -378,6 +378,10 @@ _REPEAT_SPACED = ("de", "es", "pt", "fr", "it", "ru", "tr", "id", "nl", "pl", "s
 """The languages `repeat_above_i18n` reads with `\\b` (Spanish "repetir" is Portuguese too)."""
 _CJK = ("ja", "zh", "ko")
 """Chinese, Japanese and Korean: what is above named first, the verb last."""
+_MAKER_AT_WORD_START = ("de", "es", "fr", "pt", "it", "ru", "tr", "vi", "id", "tl", "el", "pl", "nl")
+"""The languages whose "I am your developer" `authority_claim` reads behind its one `\\b`."""
+_MAKER_ANYWHERE = ("zh", "ja", "hi", "ko", "ar", "bn", "th", "he")
+"""The rest: scripts where a word start cannot be asked for (or need not be)."""
 _MADE_BY_SPACED = ("en", "de", "es", "fr", "it", "id", "tl", "vi", "ru")
 """The languages whose "an AI made by" `model_impersonation` reads behind one `\\b`."""
 _MADE_BY_UNSPACED = ("tr", "hi", "bn", "th", "zh", "ja", "ko", "ar")
@@ -491,29 +495,11 @@ EXTRA_STRONG: tuple[Rule, ...] = (
         r"|we (?:created|built|trained|made|programmed) you\b"
         r"|(?:clearance|authori[sz]ation|access) level\s+(?:\w+\s+){0,2}(?:supersedes|overrides|exceeds)\b"
         r"|authori[sz]ing (?:you|full|unrestricted|complete)\b"
-        # "I am your developer" in the languages machine-translated attacks arrive in.
-        r"|ich bin (?:dein|ihr)e?r? (?:\w+ )?(?:entwickler|schöpfer|administrator|admin|besitzer|programmierer)"
-        r"|soy (?:tu|su) (?:\w+ )?(?:desarrollador|creador|administrador|programador|dueño)"
-        r"|je suis (?:ton|votre) (?:\w+ )?(?:développeur|créateur|administrateur|programmeur|propriétaire)"
-        r"|sou (?:o |a )?(?:seu|teu|sua|tua) (?:\w+ )?(?:desenvolvedor|criador|administrador|programador|dono)"
-        r"|sono (?:il |la )?(?:tuo|tua|vostro|suo) (?:\w+ )?(?:sviluppatore|creatore|amministratore|programmatore)"
-        r"|я (?:\w+ )?(?:твой|ваш) (?:\w+ )?(?:разработчик|создатель|администратор|программист))"
-        r"|我是(?:你|您)的(?:开发者|开发人员|创造者|创建者|管理员|程序员)|私は(?:あなたの)?(?:開発者|作成者|管理者|開発元)"
-        r"|\bsenin (?:\w+ )?(?:geliştirici|yaratıcı|yönetici)"
-        r"|मैं (?:आपका|तुम्हारा) (?:\S+ )?(?:डेवलपर|निर्माता|व्यवस्थापक|प्रोग्रामर)"
-        r"|(?:나는|저는) (?:너의|당신의) (?:개발자|제작자|관리자)|أنا (?:مطورك|منشئك|مسؤولك|مبرمجك)"
-        r"|\btôi là (?:nhà phát triển|người tạo ra|quản trị viên|lập trình viên) của bạn"
-        r"|\baku (?:adalah )?(?:pengembang|pembuat|administrator)(?:mu| kamu| anda)"
-        r"|أنا (?:ال)?(?:مطور|منشئ|مبرمج)(?:ال)? الخاص بك|আমি (?:তোমার|আপনার) (?:\S+ )?(?:ডেভেলপার|নির্মাতা|স্রষ্টা"
-        r"|প্রোগ্রামার)"
-        r"|ฉัน(?:เป็น|คือ)(?:ผู้พัฒนา|ผู้สร้าง|โปรแกรมเมอร์)ของคุณ|\bako ang (?:iyong )?(?:developer|lumikha|gumawa"
-        r"|programmer)\b"
-        r"|\bείμαι ο (?:\S+ )?(?:προγραμματιστήσ|δημιουργόσ|κατασκευαστήσ) σου|אני (?:ה)?(?:מפתח|יוצר|מתכנת) שלך"
-        r"|\bjestem (?:twoim|waszym) (?:programistą|twórcą|deweloperem)|\bik ben je (?:ontwikkelaar|maker|programmeur)"
-        # "As your creator, I …": speaking as whoever built the model.
+        # "I am your developer" in the languages machine-translated attacks arrive in (their `maker_claim`).
+        rf"|{words('maker_claim', _MAKER_AT_WORD_START)})|{words('maker_claim', _MAKER_ANYWHERE)}"
+        # "As your creator, I …": speaking as whoever built the model (and their `as_maker`).
         r"|\bas your (?:\w+ )?(?:developer|creator|maker|programmer)s?,? (?:i|we)\b"
-        r"|आपके (?:निर्माता|डेवलपर) के रूप में|(?:তোমার|আপনার) (?:স্রষ্টা|নির্মাতা|ডেভেলপার) হিসেবে"
-        r"|\bbilang (?:iyong|ang iyong) (?:lumikha|developer)\b",
+        rf"|{words('as_maker', _MAKER_ANYWHERE)}|\b(?:{words('as_maker', _MAKER_AT_WORD_START)})",
     ),
     _rule(
         "safety_off",

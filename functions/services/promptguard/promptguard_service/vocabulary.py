@@ -62,6 +62,10 @@ class Language:
     not_after: tuple[str, ...] = ()
     """"Not" after the verb of `ignore`, within two words ("vergessen Sie nicht die Regeln", "glöm inte",
     "n'oubliez pas")."""
+    maker_claim: tuple[str, ...] = ()
+    """"I am your developer": the speaker claims to have built, to own or to run the model (`authority_claim`)."""
+    as_maker: tuple[str, ...] = ()
+    """"As your creator, …": speaking as whoever built the model (`authority_claim`)."""
     made_by: tuple[str, ...] = ()
     """"As an AI developed by …", the user speaking as the model or its maker, as machine translation renders
     it (`model_impersonation`)."""
@@ -77,6 +81,9 @@ class Language:
 
 LANGUAGES: dict[str, Language] = {
     "de": Language(
+        maker_claim=(
+            r"ich bin (?:dein|ihr)e?r? (?:\w+ )?(?:entwickler|schöpfer|administrator|admin|besitzer|programmierer)",
+        ),
         not_before=("nicht",), not_after=(r"nicht",),
         made_by=(r"als von \w+ entwickelte ki\b",),
         repeat=(r"wiederhole", r"wiederholen sie"),
@@ -106,6 +113,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "es": Language(
+        maker_claim=(r"soy (?:tu|su) (?:\w+ )?(?:desarrollador|creador|administrador|programador|dueño)",),
         not_before=("no",),
         # and Portuguese ("desenvolvida pela")
         made_by=(r"como (?:una? )?ia (?:desarrollad|cread|entrenad|desenvolvid|criad|treinad)[ao] (?:por|pel[ao])\b",),
@@ -139,6 +147,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "fr": Language(
+        maker_claim=(
+            r"je suis (?:ton|votre) (?:\w+ )?(?:développeur|créateur|administrateur|programmeur|propriétaire)",
+        ),
         not_before=("pas", "ne"), not_after=(r"pas",),
         made_by=(r"en tant qu'(?:ia|intelligence artificielle) (?:développée|créée|entraînée) par\b",),
         repeat=(r"répète", r"répétez", r"répéter"),
@@ -168,6 +179,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "pt": Language(
+        maker_claim=(
+            r"sou (?:o |a )?(?:seu|teu|sua|tua) (?:\w+ )?(?:desenvolvedor|criador|administrador|programador|dono)",
+        ),
         not_before=("não", "nao"),
         repeat=(r"repita",),  # and "repetir", as Spanish spells it
         above=(r"acima",),
@@ -193,6 +207,9 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "it": Language(
+        maker_claim=(
+            r"sono (?:il |la )?(?:tuo|tua|vostro|suo) (?:\w+ )?(?:sviluppatore|creatore|amministratore|programmatore)",
+        ),
         not_before=("non",),
         made_by=(r"come (?:un'|una )?ia (?:sviluppat|creat|addestrat)[ao] da\b",),
         repeat=(r"ripeti", r"ripetere"),
@@ -218,6 +235,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "nl": Language(
+        maker_claim=(r"ik ben je (?:ontwikkelaar|maker|programmeur)",),
         not_after=(r"niet",),
         repeat=(r"herhaal",),
         above=(r"hierboven", r"vorige"),
@@ -235,6 +253,7 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"systemprompt\b", r"(?:systeem|oorspronkelijke|verborgen|geheime) ?(?:prompt|instructies)\b"),
     ),
     "pl": Language(
+        maker_claim=(r"jestem (?:twoim|waszym) (?:programistą|twórcą|deweloperem)",),
         not_before=("nie",),
         repeat=(r"powtórz",),
         above=(r"powyżej", r"poprzedni\w?"),
@@ -255,6 +274,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ru": Language(
+        maker_claim=(r"я (?:\w+ )?(?:твой|ваш) (?:\w+ )?(?:разработчик|создатель|администратор|программист)",),
         not_before=("не",),
         made_by=(r"как (?:ии|искусственный интеллект),? (?:разработанн|созданн)\w{0,20}",),
         repeat=(r"повтори\w{0,3}",),
@@ -283,6 +303,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "tr": Language(
+        maker_claim=(r"senin (?:\w+ )?(?:geliştirici|yaratıcı|yönetici)",),
         made_by=(r"tarafından (?:geliştirilen|geliştirilmiş|oluşturulan) bir (?:yapay zeka|ai)\b",),
         repeat=(r"tekrarla\w{0,4}",),
         above=(r"yukaridaki", r"önceki"),  # its dotless i as normalisation spells it
@@ -309,6 +330,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "vi": Language(
+        maker_claim=(r"tôi là (?:nhà phát triển|người tạo ra|quản trị viên|lập trình viên) của bạn",),
         not_before=("đừng", "không"),
         made_by=(r"một ai (?:được )?(?:phát triển|tạo ra) bởi\b",),
         secret=(r"mật khẩu",),
@@ -330,6 +352,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "id": Language(
+        maker_claim=(r"aku (?:adalah )?(?:pengembang|pembuat|administrator)(?:mu| kamu| anda)",),
         not_before=("jangan",),
         made_by=(r"sebagai (?:sebuah )?ai yang (?:dikembangkan|dibuat|dilatih) oleh\b",),
         repeat=(r"ulangi",),
@@ -353,6 +376,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "zh": Language(
+        maker_claim=(r"我是(?:你|您)的(?:开发者|开发人员|创造者|创建者|管理员|程序员)",),
         made_by=(r"由[^，。,.]{1,12}(?:开发|開發|创建|訓練|训练)的(?:ai|人工智能)",),
         repeat=(r"重复", r"复述"),
         above=(r"上面", r"以上", r"上述", r"前面"),
@@ -378,6 +402,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ja": Language(
+        maker_claim=(r"私は(?:あなたの)?(?:開発者|作成者|管理者|開発元)",),
         made_by=(r"によって開発された(?:ai|人工知能)",),
         repeat=(r"繰り返",),
         above=(r"上記", r"上の", r"以上の"),
@@ -398,6 +423,7 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "ko": Language(
+        maker_claim=(r"(?:나는|저는) (?:너의|당신의) (?:개발자|제작자|관리자)",),
         previous=(r"이전", r"앞의", r"위의", r"모든"),
         instructions=(r"지시", r"명령", r"지침"),
         ignore=(r"무시", r"잊"),
@@ -417,6 +443,7 @@ LANGUAGES: dict[str, Language] = {
         hidden_prompt=(r"시스템 ?(?:프롬프트|메시지|지침|지시)", r"(?:초기|원래|숨겨진|비밀) ?(?:지침|지시|프롬프트)"),
     ),
     "ar": Language(
+        maker_claim=(r"أنا (?:مطورك|منشئك|مسؤولك|مبرمجك)", r"أنا (?:ال)?(?:مطور|منشئ|مبرمج)(?:ال)? الخاص بك",),
         made_by=(r"(?:ذكاء|ذكاءً) (?:اصطناعي|اصطناعيًا) (?:طورته|طوّرته|من تطوير)",),
         secret=(r"كلمة (?:المرور|السر)", r"رمز (?:عبور|المرور)"),  # "رمز عبور" is Persian too
         your=(r"تك\b",),
@@ -436,6 +463,8 @@ LANGUAGES: dict[str, Language] = {
         ),
     ),
     "hi": Language(
+        maker_claim=(r"मैं (?:आपका|तुम्हारा) (?:\S+ )?(?:डेवलपर|निर्माता|व्यवस्थापक|प्रोग्रामर)",),
+        as_maker=(r"आपके (?:निर्माता|डेवलपर) के रूप में",),
         previous=(r"पिछले", r"पूर्व", r"सभी"),
         instructions=(r"निर्देश", r"अनुदेश"),
         ignore=(r"अनदेख", r"भूल", r"नज़रअंदाज़", r"नजरअंदाज", r"उपेक्षा"),
@@ -465,6 +494,7 @@ LANGUAGES: dict[str, Language] = {
         articles=(r"all\w{0,20}", r"the"),  # "alle" of German and the Nordic languages too
     ),
     "el": Language(
+        maker_claim=(r"είμαι ο (?:\S+ )?(?:προγραμματιστήσ|δημιουργόσ|κατασκευαστήσ) σου",),
         not_before=("μην",),
         repeat=(r"επανάλαβε",),
         above=(r"παραπάνω", r"προηγούμεν\w{1,3}"),
@@ -482,6 +512,8 @@ LANGUAGES: dict[str, Language] = {
         secret=(r"nenosiri",), ignore=(r"puuza", r"sahau"), instructions=(r"maagizo", r"maelekezo"),
     ),
     "tl": Language(
+        maker_claim=(r"ako ang (?:iyong )?(?:developer|lumikha|gumawa|programmer)\b",),
+        as_maker=(r"bilang (?:iyong|ang iyong) (?:lumikha|developer)\b",),
         not_before=("huwag", "huwag mong", "huwag ninyong"),
         your=(r"\biyong\b",), mine=(r"\bko\b",), how=(r"\bpaano\b",), repeat=(r"ulitin",), above=(r"sa itaas",),
         verbatim=(r"salita por salita",),
@@ -505,6 +537,8 @@ LANGUAGES: dict[str, Language] = {
         ignore=(r"uită", r"ignoră", r"ignorați"), instructions=(r"instrucțiun\w{0,20}",),
     ),
     "bn": Language(
+        maker_claim=(r"আমি (?:তোমার|আপনার) (?:\S+ )?(?:ডেভেলপার|নির্মাতা|স্রষ্টা|প্রোগ্রামার)",),
+        as_maker=(r"(?:তোমার|আপনার) (?:স্রষ্টা|নির্মাতা|ডেভেলপার) হিসেবে",),
         secret=(r"পাসওয়ার্ড",), your=(r"তোমার", r"আপনার"), mine=(r"আমার",), how=(r"কিভাবে", r"কীভাবে"),
         made_by=(r"দ্বারা (?:তৈরি|বিকশিত) (?:একটি )?(?:এআই|ai)",),
         previous=(r"পূর্ববর্তী", r"আগের", r"পূর্বের", r"সমস্ত", r"সব"),
@@ -512,12 +546,14 @@ LANGUAGES: dict[str, Language] = {
         ignore=(r"উপেক্ষা", r"ভুলে যা", r"অগ্রাহ্য"),
     ),
     "th": Language(
+        maker_claim=(r"ฉัน(?:เป็น|คือ)(?:ผู้พัฒนา|ผู้สร้าง|โปรแกรมเมอร์)ของคุณ",),
         secret=(r"รหัสผ่าน",), your_after=(r"ของคุณ",), mine=(r"ของฉัน",), how=(r"อย่างไร", r"ยังไง"),
         made_by=(r"\bai\s*(?:ที่)?(?:พัฒนา|สร้าง)โดย",),
         ignore=(r"เพิกเฉย", r"ละเว้น", r"ไม่สนใจ", r"ลืม", r"ละเลย"),
         instructions=(r"คําสั่ง", r"คําแนะนํา"),
     ),
     "he": Language(
+        maker_claim=(r"אני (?:ה)?(?:מפתח|יוצר|מתכנת) שלך",),
         secret=(r"סיסמ[הא]",), your_after=(r"שלך",), mine=(r"שלי",), how=(r"איך",),
         ignore=(r"התעל[םמ]\w{0,20}", r"שכח\w{0,20}"),
         instructions=(r"[הוכלבמש]{0,2}(?:הוראות|הנחיות)",),  # behind up to two prefix letters ("וה", "של")
